@@ -1,0 +1,923 @@
+"""The position: board, hands, side to move; make/unmake; attacks; legal moves.
+
+A :class:`Position` is mutable and cheap to copy.  Moves are ints (see
+:mod:`tsume.notation`); :meth:`Position.push` and :meth:`Position.pop` make and
+unmake them and keep a Zobrist hash of board, hands and side to move.
+
+Generators, all returning lists of legal moves:
+
+* :meth:`Position.legal_moves` -- every legal move, with the game repetition
+  rule when the variant has it;
+* :meth:`Position.checks` -- the legal moves that give check;
+* :meth:`Position.evasions` -- the legal moves when in check.
+
+``checks`` and ``evasions`` never apply the game repetition rule: the tsume
+search has its own convention for repeated positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .errors import IllegalMoveError, PositionError
+from .notation import format_board, format_hands, format_move, parse_move, parse_position
+from .tables import BLACK, HOP, SLIDE, WHITE, Tables, tables_for
+from .variant import ITO, Variant, get_variant
+
+__all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES"]
+
+COLOUR_NAMES = ("Black", "White")
+
+
+class Position:
+    """A position of a one-dimensional shogi variant.
+
+    >>> pos = Position.start()
+    >>> len(pos.legal_moves())
+    11
+    """
+
+    __slots__ = ("t", "board", "occ", "hands", "turn", "kings", "hash", "_first_move", "_first_turn", "_stack")
+
+    t: Tables
+    board: list[int]
+    occ: list[int]
+    hands: list[list[int]]
+    turn: int
+    kings: list[int]
+    hash: int
+
+    # --- construction ---------------------------------------------------
+
+    def __init__(self, text: str | None = None, variant: Variant | str = ITO, *, validate: bool = True) -> None:
+        """Read a position string (default: the variant's start position).
+
+        Raises :class:`~tsume.errors.PositionError` for a string that cannot be
+        read or a position that cannot arise (too many pieces, two kings of a
+        side, the side not to move in check).
+        """
+        variant = get_variant(variant)
+        if text is None:
+            if variant.start is None:
+                raise PositionError(f"{variant.title} has no start position; give one")
+            text = variant.start
+        parsed = parse_position(text, variant)
+        self.t = parsed.tables
+        self.board = parsed.board
+        self.hands = parsed.hands
+        self.turn = parsed.turn
+        self._first_move = parsed.move_number
+        self._rebuild()
+        if validate:
+            self._validate()
+
+    @classmethod
+    def start(cls, variant: Variant | str = ITO) -> "Position":
+        """The start position of a variant (Rutherford's is provisional)."""
+        return cls(None, variant)
+
+    def _rebuild(self) -> None:
+        t = self.t
+        self.occ = [0, 0]
+        self.kings = [0, 0]
+        h = 0
+        for s in range(1, t.n + 1):
+            v = self.board[s]
+            if v:
+                self.occ[v & 1] |= 1 << s
+                h ^= t.z_board[v][s]
+                if t.royal[v]:
+                    self.kings[v & 1] = s
+        for c in (BLACK, WHITE):
+            for ki, cnt in enumerate(self.hands[c]):
+                h ^= t.z_hand[c][ki][cnt]
+        if self.turn == WHITE:
+            h ^= t.z_side
+        self.hash = h
+        self._stack: list[tuple[int, int, int]] = []
+        self._first_turn = self.turn
+
+    def _validate(self) -> None:
+        t = self.t
+        counts = [0] * t.nkinds
+        kings = [0, 0]
+        for s in range(1, t.n + 1):
+            v = self.board[s]
+            if v:
+                ki = t.face_kind[v >> 1]
+                counts[ki] += 1
+                if t.royal[v]:
+                    kings[v & 1] += 1
+                    if kings[v & 1] > 1:
+                        raise PositionError(
+                            f"board: two {COLOUR_NAMES[v & 1]} kings (second on square {s})"
+                        )
+        for c in (BLACK, WHITE):
+            for ki in range(t.nkinds):
+                counts[ki] += self.hands[c][ki]
+        for ki, cnt in enumerate(counts):
+            if ki != t.royal_kind and cnt > t.kind_count[ki]:
+                raise PositionError(
+                    f"position: {cnt} pieces of kind {t.kind_letters[ki]} on board and in hand, "
+                    f"but the {t.variant.title} set has {t.kind_count[ki]}"
+                )
+        other = self.turn ^ 1
+        if self.kings[other] and self.is_attacked(self.kings[other], self.turn):
+            raise PositionError(
+                f"position: {COLOUR_NAMES[other]} (not to move) is in check on square {self.kings[other]}"
+            )
+
+    def copy(self) -> "Position":
+        """An independent copy, without the move stack."""
+        p = Position.__new__(Position)
+        p.t = self.t
+        p.board = self.board[:]
+        p.occ = self.occ[:]
+        p.hands = [self.hands[0][:], self.hands[1][:]]
+        p.turn = self.turn
+        p.kings = self.kings[:]
+        p.hash = self.hash
+        p._first_move = self.move_number
+        p._first_turn = self.turn
+        p._stack = []
+        return p
+
+    def mirror(self) -> "Position":
+        """The colour-mirrored position: board reversed, colours and hands swapped."""
+        p = self.copy()
+        n = self.t.n
+        p.board = [0] + [(v ^ 1) if v else 0 for v in reversed(self.board[1:])]
+        p.hands = [self.hands[1][:], self.hands[0][:]]
+        p.turn = self.turn ^ 1
+        p._rebuild()
+        assert len(p.board) == n + 1
+        return p
+
+    # --- properties ------------------------------------------------------
+
+    @property
+    def move_number(self) -> int:
+        """The move number: it grows after each White move, as in the position string."""
+        return self._first_move + (len(self._stack) + self._first_turn) // 2
+
+    @property
+    def variant(self) -> Variant:
+        return self.t.variant
+
+    @property
+    def n(self) -> int:
+        """The number of squares."""
+        return self.t.n
+
+    def fen(self, move_number: bool = True) -> str:
+        """The position string."""
+        parts = [format_board(self.board, self.t), "bw"[self.turn], format_hands(self.hands, self.t)]
+        if move_number:
+            parts.append(str(self.move_number))
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.fen()
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r}, {self.variant.spec!r})"
+
+    def key(self) -> tuple:
+        """An exact key of board, hands and side to move (the hash may collide; this cannot)."""
+        return (tuple(self.board), tuple(self.hands[0]), tuple(self.hands[1]), self.turn)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.t is other.t and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def piece_at(self, square: int) -> str | None:
+        """The letter of the piece on a square (``+`` for promoted, lowercase White), or None."""
+        v = self.board[square]
+        if not v:
+            return None
+        letter = self.t.face_letters[v >> 1]
+        return letter if v & 1 == BLACK else letter.lower()
+
+    # --- make / unmake ---------------------------------------------------
+
+    def push(self, m: int) -> None:
+        """Make a move (no legality check: use :meth:`push_str` or :meth:`is_legal`)."""
+        t = self.t
+        board = self.board
+        c = self.turn
+        to = m >> 7 & 127
+        frm = m & 127
+        h = self.hash
+        if frm == 0:
+            f = m >> 14
+            v = f << 1 | c
+            ki = t.face_kind[f]
+            hand = self.hands[c]
+            cnt = hand[ki]
+            hand[ki] = cnt - 1
+            zh = t.z_hand[c][ki]
+            h ^= zh[cnt] ^ zh[cnt - 1] ^ t.z_board[v][to]
+            board[to] = v
+            self.occ[c] |= 1 << to
+            cap = 0
+        else:
+            v = board[frm]
+            cap = board[to]
+            board[frm] = 0
+            zb = t.z_board
+            if cap:
+                ki = t.hand_kind[cap]
+                hand = self.hands[c]
+                cnt = hand[ki]
+                hand[ki] = cnt + 1
+                zh = t.z_hand[c][ki]
+                nv = t.flip[v]
+                h ^= zb[v][frm] ^ zb[cap][to] ^ zh[cnt] ^ zh[cnt + 1] ^ zb[nv][to]
+                self.occ[c ^ 1] ^= 1 << to
+            else:
+                nv = v
+                h ^= zb[v][frm] ^ zb[v][to]
+            board[to] = nv
+            self.occ[c] ^= (1 << frm) | (1 << to)
+            if t.royal[v]:
+                self.kings[c] = to
+        self._stack.append((m, cap, self.hash))
+        self.hash = h ^ t.z_side
+        self.turn = c ^ 1
+
+    def pop(self) -> int:
+        """Unmake the last move and return it."""
+        m, cap, h = self._stack.pop()
+        t = self.t
+        board = self.board
+        c = self.turn ^ 1
+        self.turn = c
+        self.hash = h
+        to = m >> 7 & 127
+        frm = m & 127
+        if frm == 0:
+            self.hands[c][t.face_kind[m >> 14]] += 1
+            board[to] = 0
+            self.occ[c] ^= 1 << to
+        else:
+            nv = board[to]
+            v = t.flip[nv] if cap else nv
+            board[frm] = v
+            board[to] = cap
+            self.occ[c] ^= (1 << frm) | (1 << to)
+            if cap:
+                self.hands[c][t.hand_kind[cap]] -= 1
+                self.occ[c ^ 1] |= 1 << to
+            if t.royal[v]:
+                self.kings[c] = frm
+        return m
+
+    @property
+    def ply(self) -> int:
+        """Moves made since this object was built or copied."""
+        return len(self._stack)
+
+    def peek(self) -> int | None:
+        """The last move made, if any."""
+        return self._stack[-1][0] if self._stack else None
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred on the move stack (1 if new)."""
+        h = self.hash
+        return 1 + sum(1 for entry in self._stack if entry[2] == h)
+
+    # --- attacks ---------------------------------------------------------
+
+    def is_attacked(self, k: int, by: int) -> bool:
+        """Is square ``k`` attacked by a piece of colour ``by``?"""
+        board = self.board
+        for p, mask in self.t.leap_att[by][k]:
+            if mask >> board[p] & 1:
+                return True
+        occ = self.occ[0] | self.occ[1]
+        for lattice, d, slide_rng, hop_rng, has_hop in self.t.ray_att[by]:
+            m = occ & lattice[k]
+            if not m:
+                continue
+            if d < 0:
+                p = m.bit_length() - 1
+                if slide_rng[board[p]] >= k - p:
+                    return True
+                if has_hop:
+                    m ^= 1 << p
+                    if m:
+                        p = m.bit_length() - 1
+                        if hop_rng[board[p]] >= k - p:
+                            return True
+            else:
+                low = m & -m
+                p = low.bit_length() - 1
+                if slide_rng[board[p]] >= p - k:
+                    return True
+                if has_hop:
+                    m ^= low
+                    if m:
+                        p = (m & -m).bit_length() - 1
+                        if hop_rng[board[p]] >= p - k:
+                            return True
+        return False
+
+    def attackers(self, k: int, by: int) -> int:
+        """The mask of squares holding pieces of colour ``by`` that attack square ``k``."""
+        board = self.board
+        found = 0
+        for p, mask in self.t.leap_att[by][k]:
+            if mask >> board[p] & 1:
+                found |= 1 << p
+        occ = self.occ[0] | self.occ[1]
+        for lattice, d, slide_rng, hop_rng, has_hop in self.t.ray_att[by]:
+            m = occ & lattice[k]
+            for nth in (0, 1):
+                if not m:
+                    break
+                p = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+                rng = slide_rng if nth == 0 else hop_rng
+                if rng[board[p]] >= abs(k - p):
+                    found |= 1 << p
+                if not has_hop:
+                    break
+                m ^= 1 << p
+        return found
+
+    def is_check(self) -> bool:
+        """Is the side to move in check?"""
+        k = self.kings[self.turn]
+        return bool(k) and self.is_attacked(k, self.turn ^ 1)
+
+    def gives_check(self, m: int) -> bool:
+        """Would this (pseudo-legal) move check the opponent?"""
+        self.push(m)
+        k = self.kings[self.turn]
+        r = bool(k) and self.is_attacked(k, self.turn ^ 1)
+        self.pop()
+        return r
+
+    # --- pseudo-legal moves ----------------------------------------------
+
+    def _piece_moves(self, s: int, out: list[int]) -> None:
+        """Append the pseudo-legal board moves of the piece on ``s``."""
+        board = self.board
+        v = board[s]
+        c = v & 1
+        for to in self.t.leap_targets[v][s]:
+            w = board[to]
+            if not w or w & 1 != c:
+                out.append(s | to << 7)
+        for path, mv, cp in self.t.ride_paths[v][s]:
+            screened = False
+            for to in path:
+                w = board[to]
+                if not screened:
+                    if not w:
+                        if mv == SLIDE:
+                            out.append(s | to << 7)
+                        continue
+                    if cp == SLIDE and w & 1 != c:
+                        out.append(s | to << 7)
+                    if mv == HOP or cp == HOP:
+                        screened = True
+                        continue
+                    break
+                if not w:
+                    if mv == HOP:
+                        out.append(s | to << 7)
+                    continue
+                if cp == HOP and w & 1 != c:
+                    out.append(s | to << 7)
+                break
+
+    def _drop_squares(self, c: int) -> int:
+        """The mask of squares where colour ``c`` may drop (placement rules only)."""
+        t = self.t
+        empty = t.board_mask & ~(self.occ[0] | self.occ[1])
+        if t.variant.drop_king_limits:
+            k = self.kings[c]
+            if k:
+                # Not behind the own king, and at least two squares from it.
+                empty &= t.low_mask[k - 1] if c == BLACK else t.high_mask[k + 1]
+        return empty
+
+    def _drops(self, c: int, squares: int, out: list[int]) -> None:
+        """Append the drops of colour ``c`` onto the squares of the mask ``squares``."""
+        hand = self.hands[c]
+        if not squares or not any(hand):
+            return
+        t = self.t
+        faces = [f for ki, cnt in enumerate(hand) if cnt and ki != t.royal_kind for f in t.drop_faces[ki]]
+        while squares:
+            low = squares & -squares
+            to = low.bit_length() - 1
+            squares ^= low
+            base = to << 7
+            for f in faces:
+                out.append(base | f << 14)
+
+    def pseudo_legal_moves(self) -> list[int]:
+        """Every move obeying piece movement and drop placement, ignoring king safety."""
+        out: list[int] = []
+        c = self.turn
+        m = self.occ[c]
+        while m:
+            low = m & -m
+            self._piece_moves(low.bit_length() - 1, out)
+            m ^= low
+        self._drops(c, self._drop_squares(c), out)
+        return out
+
+    # --- legality --------------------------------------------------------
+
+    def _king_lines(self, c: int, k: int) -> tuple[int, int]:
+        """``(checkers, danger)`` for the king of colour ``c`` on ``k``.
+
+        ``checkers`` is the mask of enemy pieces attacking it.  ``danger``
+        (meaningful only when there are none) holds the squares where adding
+        or removing a piece may expose it.  Leaps never change with occupancy,
+        so only the first pieces along each line from the king matter:
+        removing the first may unmask a slider behind it; adding a piece in
+        front of an enemy cannon gives it a screen; removing the first or
+        second piece may leave a cannon behind them with exactly one screen.
+        """
+        board = self.board
+        t = self.t
+        checkers = 0
+        for p, mask in t.leap_att[c ^ 1][k]:
+            if mask >> board[p] & 1:
+                checkers |= 1 << p
+        occ = self.occ[0] | self.occ[1]
+        danger = 0
+        for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[c ^ 1]:
+            m = occ & lattice[k]
+            if not m:
+                continue
+            p1 = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+            v1 = board[p1]
+            dist1 = p1 - k if p1 > k else k - p1
+            if slide_rng[v1] >= dist1:
+                checkers |= 1 << p1
+            if has_hop and hop_rng[v1] >= dist1:
+                danger |= t.between[k][p1] & lattice[k]
+            m ^= 1 << p1
+            if not m:
+                continue
+            p2 = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+            v2 = board[p2]
+            dist2 = p2 - k if p2 > k else k - p2
+            if slide_rng[v2] >= dist2:
+                danger |= 1 << p1
+            if has_hop:
+                if hop_rng[v2] >= dist2:
+                    checkers |= 1 << p2
+                m ^= 1 << p2
+                if m:
+                    p3 = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+                    if hop_rng[board[p3]] >= (p3 - k if p3 > k else k - p3):
+                        danger |= 1 << p1 | 1 << p2
+        return checkers, danger
+
+    def _safe_moves(self, first_only: bool = False) -> list[int]:
+        """The moves that leave the mover's king safe (movement, drop placement, king safety).
+
+        With ``first_only`` it stops at the first one found.
+        """
+        c = self.turn
+        e = c ^ 1
+        k = self.kings[c]
+        out: list[int] = []
+        if not k:
+            out = self.pseudo_legal_moves()
+            return out[:1] if first_only else out
+        t = self.t
+        risky: list[int] = []
+        buf: list[int] = []
+        checkers, danger = self._king_lines(c, k)
+        own = self.occ[c]
+        if checkers:
+            # A non-king move can only lift a check by changing what stands on
+            # a checker's square or between it and the king.
+            region = checkers
+            m = checkers
+            while m:
+                low = m & -m
+                m ^= low
+                region |= t.between[low.bit_length() - 1][k]
+            self._piece_moves(k, risky)
+            m = own ^ (1 << k)
+            while m:
+                low = m & -m
+                m ^= low
+                s = low.bit_length() - 1
+                buf.clear()
+                self._piece_moves(s, buf)
+                if region >> s & 1:
+                    risky.extend(buf)
+                else:
+                    for mv in buf:
+                        if region >> (mv >> 7) & 1:
+                            risky.append(mv)
+            self._drops(c, self._drop_squares(c) & region, risky)
+        else:
+            squares = self._drop_squares(c)
+            self._drops(c, squares & ~danger, out)
+            if first_only and out:
+                return out[:1]
+            self._drops(c, squares & danger, risky)
+            m = own
+            while m:
+                low = m & -m
+                m ^= low
+                s = low.bit_length() - 1
+                if s == k or danger >> s & 1:
+                    self._piece_moves(s, risky)
+                    continue
+                if not danger:
+                    self._piece_moves(s, out)
+                else:
+                    buf.clear()
+                    self._piece_moves(s, buf)
+                    for mv in buf:
+                        if danger >> (mv >> 7) & 1:
+                            risky.append(mv)
+                        else:
+                            out.append(mv)
+                if first_only and out:
+                    return out[:1]
+        push = self.push
+        pop = self.pop
+        kings = self.kings
+        attacked = self.is_attacked
+        for mv in risky:
+            push(mv)
+            if not attacked(kings[c], e):
+                out.append(mv)
+                if first_only:
+                    pop()
+                    return out
+            pop()
+        return out
+
+    def has_safe_move(self) -> bool:
+        """Has the side to move any move that leaves its own king safe?
+
+        This is the inner test of the stalemate and drop-mate rules: movement,
+        drop placement and king safety only.
+        """
+        return bool(self._safe_moves(first_only=True))
+
+    def _opponent_keeps_safe_drop(self) -> bool:
+        """Will the opponent have a king-safe drop after any move of ours?
+
+        After our move the first piece on each line from the enemy king is
+        one of today's first two pieces or the piece we moved, so a drop can
+        only give one of our cannons a screen on squares before today's second
+        piece.  Two drop squares outside those stretches survive any one move.
+        """
+        c = self.turn
+        e = c ^ 1
+        t = self.t
+        if not any(self.hands[e]):  # a king is never in hand in legal play
+            return False
+        squares = self._drop_squares(e)
+        ke = self.kings[e]
+        if ke:
+            occ = self.occ[0] | self.occ[1]
+            for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[c]:
+                if not has_hop:
+                    continue
+                ray = lattice[ke]
+                m = occ & ray
+                far = 0
+                for _ in (0, 1):
+                    if not m:
+                        far = 0
+                        break
+                    far = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+                    m ^= 1 << far
+                squares &= ~(t.between[ke][far] if far else ray)
+        return squares.bit_count() >= 2
+
+    def _opponent_witnesses(self) -> list[int]:
+        """Footprints of opponent moves that stay legal after any one move of ours.
+
+        Each entry is the mask of squares a non-king opponent move depends on
+        (its two squares for a leap, the whole stretch for a ride).  A move of
+        ours touching none of them leaves that opponent move possible; and its
+        squares avoid every square that could join the opponent king's danger
+        mask (see :meth:`_king_lines`) after one move of ours: on a line with
+        cannons, the stretch up to the second piece and the next two pieces;
+        on other lines, the first two pieces.  The opponent is then not
+        stalemated by that move.
+        """
+        t = self.t
+        e = self.turn ^ 1
+        ke = self.kings[e]
+        region = 0
+        if ke:
+            occ = self.occ[0] | self.occ[1]
+            for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[self.turn]:
+                ray = lattice[ke]
+                m = occ & ray
+                found = []
+                while m and len(found) < (4 if has_hop else 2):
+                    p = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
+                    found.append(p)
+                    m ^= 1 << p
+                if has_hop:
+                    if len(found) < 2:
+                        region |= ray
+                        continue
+                    region |= t.between[ke][found[1]] & ray
+                for p in found:
+                    region |= 1 << p
+        between = t.between
+        out: list[int] = []
+        buf: list[int] = []
+        m = self.occ[e] & ~region
+        if ke:
+            m &= ~(1 << ke)
+        while m:
+            low = m & -m
+            m ^= low
+            s = low.bit_length() - 1
+            buf.clear()
+            self._piece_moves(s, buf)
+            leaps = t.leap_targets[self.board[s]][s]
+            for mv in buf:
+                to = mv >> 7
+                if not region >> to & 1:
+                    out.append(low | 1 << to if to in leaps else between[s][to] | low | 1 << to)
+            if len(out) >= 4:
+                break  # a move of ours touches two squares; four footprints nearly always leave one
+        return out
+
+    def _check_region(self, c: int, ek: int) -> int:
+        """Squares where a change of occupancy may open or close a line of ours onto ``ek``."""
+        board = self.board
+        reach = self.t.reach
+        rider = self.t.rider
+        between = self.t.between
+        disc = 0
+        m = self.occ[c]
+        while m:
+            low = m & -m
+            m ^= low
+            s = low.bit_length() - 1
+            v = board[s]
+            if rider[v] and reach[v][ek] >> s & 1:
+                disc |= between[s][ek]
+        return disc
+
+    def _may_check_drop(self, m: int, c: int, ek: int, disc: int) -> bool:
+        to = m >> 7 & 127
+        return bool((self.t.reach[(m >> 14) << 1 | c][ek] | disc) >> to & 1)
+
+    def legal_moves(self, repetition: bool | None = None) -> list[int]:
+        """Every legal move.
+
+        ``repetition`` (default: the variant's switch) forbids a move whose
+        position has occurred twice before on this object's move stack.
+        """
+        if repetition is None:
+            repetition = self.t.variant.repetition
+        moves = self._safe_moves()
+        variant = self.t.variant
+        c = self.turn
+        e = c ^ 1
+        ek = self.kings[e]
+        stale = variant.stalemate == "illegal" and not self._opponent_keeps_safe_drop()
+        witnesses = self._opponent_witnesses() if stale else []
+        dropmate = not variant.drop_mate and bool(ek)
+        # The third occurrence needs at least eight plies of history.
+        rep = repetition and len(self._stack) >= 7
+        if not (stale or dropmate or rep):
+            return moves
+        disc = self._check_region(c, ek) if dropmate else 0
+        out = []
+        push = self.push
+        pop = self.pop
+        attacked = self.is_attacked
+        for m in moves:
+            test_mate = dropmate and not m & 127 and self._may_check_drop(m, c, ek, disc)
+            test_stale = stale
+            if stale:
+                touch = 1 << (m & 127) | 1 << (m >> 7 & 127)
+                for w in witnesses:
+                    if not w & touch:
+                        test_stale = False
+                        break
+            if not (test_stale or test_mate or rep):
+                out.append(m)
+                continue
+            push(m)
+            ok = True
+            if test_stale or test_mate:
+                in_check = bool(ek) and attacked(ek, c)
+                if in_check:
+                    if test_mate and not self.has_safe_move():
+                        ok = False  # a drop that mates
+                elif test_stale and not self.has_safe_move():
+                    ok = False  # stalemates the opponent
+            if ok and rep and self.repetitions() >= 3:
+                ok = False
+            pop()
+            if ok:
+                out.append(m)
+        return out
+
+    def is_legal(self, m: int, repetition: bool | None = None) -> bool:
+        """Is the move int ``m`` legal here?"""
+        return m in self.legal_moves(repetition)
+
+    def evasions(self) -> list[int]:
+        """The legal moves when the side to move is in check (all legal moves then).
+
+        Only moves touching the checkers' lines are tried (see
+        :meth:`_safe_moves`); the game repetition rule is not applied.
+        """
+        return self.legal_moves(repetition=False)
+
+    def checks(self) -> list[int]:
+        """The legal moves that give check (the attacker's moves in a tsume).
+
+        The game repetition rule is not applied.
+        """
+        t = self.t
+        c = self.turn
+        e = c ^ 1
+        ek = self.kings[e]
+        if not ek:
+            return []
+        board = self.board
+        reach = t.reach
+        flip = t.flip
+        disc = self._check_region(c, ek)
+        cands: list[int] = []
+        buf: list[int] = []
+        m = self.occ[c]
+        while m:
+            low = m & -m
+            m ^= low
+            s = low.bit_length() - 1
+            buf.clear()
+            self._piece_moves(s, buf)
+            if disc >> s & 1:
+                cands.extend(buf)
+                continue
+            v = board[s]
+            r_plain = reach[v][ek] | disc
+            r_flip = reach[flip[v]][ek] | disc
+            for mv in buf:
+                to = mv >> 7
+                if (r_flip if board[to] else r_plain) >> to & 1:
+                    cands.append(mv)
+        hand = self.hands[c]
+        if any(cnt for ki, cnt in enumerate(hand) if ki != t.royal_kind):
+            squares = self._drop_squares(c)
+            for ki, cnt in enumerate(hand):
+                if not cnt or ki == t.royal_kind:
+                    continue
+                for f in t.drop_faces[ki]:
+                    sq = squares & (reach[f << 1 | c][ek] | disc)
+                    while sq:
+                        low = sq & -sq
+                        sq ^= low
+                        cands.append((low.bit_length() - 1) << 7 | f << 14)
+        if not cands:
+            return cands
+        k = self.kings[c]
+        # Moves off the danger squares cannot expose our king (when not in check).
+        if not k:
+            danger = 0
+            always_test = False
+        else:
+            checkers, danger = self._king_lines(c, k)
+            always_test = bool(checkers)
+        dropmate = not t.variant.drop_mate
+        out = []
+        push = self.push
+        pop = self.pop
+        attacked = self.is_attacked
+        kings = self.kings
+        for mv in cands:
+            frm = mv & 127
+            push(mv)
+            if attacked(ek, c):
+                if (
+                    (always_test or frm == k or (danger >> frm | danger >> (mv >> 7 & 127)) & 1)
+                    and kings[c]
+                    and attacked(kings[c], e)
+                ):
+                    pass  # exposes our own king
+                elif dropmate and not frm and not self.has_safe_move():
+                    pass  # a drop that mates
+                else:
+                    out.append(mv)
+            pop()
+        return out
+
+    # --- game state ----------------------------------------------------------
+
+    def is_checkmate(self) -> bool:
+        """In check with no legal move."""
+        return self.is_check() and not self.evasions()
+
+    def is_stalemate(self) -> bool:
+        """Not in check and no legal move (the side to move then loses)."""
+        return not self.is_check() and not self.legal_moves()
+
+    def outcome(self) -> int | None:
+        """The winner (BLACK or WHITE) if the side to move has no legal move, else None."""
+        return self.turn ^ 1 if not self.legal_moves() else None
+
+    # --- strings -------------------------------------------------------------
+
+    def move_str(self, m: int) -> str:
+        """The move string of a move int."""
+        return format_move(m, self.t)
+
+    def parse_move(self, text: str) -> int:
+        """Read a move string and check it is legal here.
+
+        Raises :class:`~tsume.errors.MoveError` for a malformed string and
+        :class:`~tsume.errors.IllegalMoveError` for an illegal move.
+        """
+        m = parse_move(text, self.t)
+        if m not in self.legal_moves():
+            raise IllegalMoveError(f"move {text!r} is not legal for {COLOUR_NAMES[self.turn]} in {self.fen()}: {self._why_illegal(m)}")
+        return m
+
+    def _why_illegal(self, m: int) -> str:
+        frm = m & 127
+        to = m >> 7 & 127
+        t = self.t
+        if frm:
+            v = self.board[frm]
+            if not v:
+                return f"square {frm} is empty"
+            if v & 1 != self.turn:
+                return f"the piece on {frm} is not {COLOUR_NAMES[self.turn]}'s"
+            buf: list[int] = []
+            self._piece_moves(frm, buf)
+            if m not in buf:
+                return f"the {t.face_names[v >> 1]} on {frm} cannot move to {to}"
+        else:
+            f = m >> 14
+            if not self.hands[self.turn][t.face_kind[f]]:
+                return f"{COLOUR_NAMES[self.turn]} has no {t.kind_letters[t.face_kind[f]]} in hand"
+            if self.board[to]:
+                return f"square {to} is occupied"
+            if not self._drop_squares(self.turn) >> to & 1:
+                return f"dropping on {to} breaks the drop limits near the own king"
+        self.push(m)
+        try:
+            k = self.kings[self.turn ^ 1]
+            if k and self.is_attacked(k, self.turn):
+                return "it leaves the own king in check"
+            if self.repetitions() >= 3 and self.t.variant.repetition:
+                return "it repeats a position for the third time"
+            ek = self.kings[self.turn]
+            if ek and self.is_attacked(ek, self.turn ^ 1):
+                return "it is a drop that gives checkmate"
+            return "it stalemates the opponent"
+        finally:
+            self.pop()
+
+    def push_str(self, text: str) -> int:
+        """Read a move string, check it is legal, make it and return the move int."""
+        m = self.parse_move(text)
+        self.push(m)
+        return m
+
+    def move_readable(self, m: int) -> str:
+        """A readable form such as ``T20-18``, ``C23x19=+C`` or ``P*18`` (call before pushing)."""
+        t = self.t
+        frm = m & 127
+        to = m >> 7 & 127
+        if not frm:
+            return format_move(m, t)
+        v = self.board[frm]
+        letter = t.face_letters[v >> 1]
+        if self.board[to]:
+            return f"{letter}{frm}x{to}={t.face_letters[t.flip[v] >> 1]}"
+        return f"{letter}{frm}-{to}"
+
+    def hand_string(self, colour: int) -> str:
+        """The pieces in a colour's hand, e.g. ``2PT`` (``-`` if none), always uppercase."""
+        t = self.t
+        s = "".join(
+            (str(cnt) if cnt > 1 else "") + t.kind_letters[ki] for ki, cnt in enumerate(self.hands[colour]) if cnt
+        )
+        return s or "-"
+
+
+def iter_squares(mask: int) -> Iterator[int]:
+    """The squares of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -1,0 +1,245 @@
+"""Lookup tables compiled from a :class:`~tsume.variant.Variant` for one board length.
+
+Pieces are small ints: a *face* is numbered from 1 (each kind has its
+unpromoted face and, unless it never flips, a promoted one) and a piece on the
+board is ``face << 1 | colour`` with Black = 0 and White = 1; 0 is an empty
+square.  Squares are 1..N and square ``s`` is bit ``s`` of the occupancy masks.
+Every table is indexed by those ints so the hot paths never look at a name.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .variant import Variant
+
+__all__ = ["BLACK", "WHITE", "NONE", "SLIDE", "HOP", "Tables", "tables_for"]
+
+BLACK = 0
+WHITE = 1
+NONE, SLIDE, HOP = 0, 1, 2
+_MODE = {"none": NONE, "slide": SLIDE, "hop": HOP}
+#: Stands for "unlimited" wherever a distance is compared.
+FAR = 1 << 10
+
+
+def forward(colour: int) -> int:
+    """The absolute direction of "forward" for a colour: Black moves toward square 1."""
+    return -1 if colour == BLACK else 1
+
+
+@dataclass(eq=False, slots=True)
+class Tables:
+    """Everything the position needs, precomputed for one variant and board length."""
+
+    variant: Variant
+    n: int
+    # faces (index 0 unused)
+    face_names: list[str]
+    face_letters: list[str]          # "P" or "+P"
+    face_kind: list[int]             # kind index
+    face_promoted: list[bool]
+    # per piece value (face << 1 | colour)
+    nvalues: int
+    flip: list[int]                  # value after it captures
+    royal: list[bool]
+    hand_kind: list[int]             # kind it becomes in hand
+    leap_targets: list[list[tuple[int, ...]]]            # [v][s] -> targets
+    ride_paths: list[list[tuple[tuple[tuple[int, ...], int, int], ...]]]  # [v][s] -> (squares, move, capture)
+    reach: list[list[int]]           # [v][k] -> mask of squares from which v may attack k
+    # attack detection, per attacking colour
+    leap_att: list[list[tuple[tuple[int, int], ...]]]    # [c][k] -> ((p, value mask), ...)
+    ray_att: list[tuple[tuple[list[int], int, list[int], list[int], list[int]], ...]]
+    #   [c] -> ((lattice masks by k, direction, slide ranges by v, hop ranges by v, sign), ...)
+    # kinds
+    nkinds: int
+    kind_letters: list[str]
+    royal_kind: int
+    kind_count: list[int]
+    drop_faces: list[tuple[int, ...]]  # [kind] -> faces it may be dropped as
+    unpromoted_face: list[int]         # [kind]
+    # masks
+    board_mask: int
+    low_mask: list[int]              # [k] -> squares < k
+    high_mask: list[int]             # [k] -> squares > k
+    between: list[list[int]]         # [a][b] -> squares strictly between a and b
+    rider: list[bool]                # [v] -> has at least one ride
+    # hashing
+    z_board: list[list[int]]         # [v][s]
+    z_hand: list[list[list[int]]]    # [c][kind][count]
+    z_side: int
+
+
+@lru_cache(maxsize=None)
+def tables_for(variant: Variant, n: int) -> Tables:
+    """The compiled tables for ``variant`` on a board of ``n`` squares (cached)."""
+    kinds = variant.kinds
+    face_names = [""]
+    face_letters = [""]
+    face_kind = [-1]
+    face_promoted = [False]
+    face_def = [None]
+    unpromoted_face = []
+    promoted_face = []
+    for i, k in enumerate(kinds):
+        face_names.append(k.unpromoted.name)
+        face_letters.append(k.letter)
+        face_kind.append(i)
+        face_promoted.append(False)
+        face_def.append(k.unpromoted)
+        unpromoted_face.append(len(face_names) - 1)
+        if k.promoted is not None:
+            face_names.append(k.promoted.name)
+            face_letters.append("+" + k.letter)
+            face_kind.append(i)
+            face_promoted.append(True)
+            face_def.append(k.promoted)
+            promoted_face.append(len(face_names) - 1)
+        else:
+            promoted_face.append(0)
+    nfaces = len(face_names) - 1
+    nvalues = (nfaces + 1) * 2
+    squares = range(1, n + 1)
+
+    flip = [0] * nvalues
+    royal = [False] * nvalues
+    hand_kind = [-1] * nvalues
+    leap_targets: list[list[tuple[int, ...]]] = [[()] * (n + 1) for _ in range(nvalues)]
+    ride_paths: list[list[tuple]] = [[()] * (n + 1) for _ in range(nvalues)]
+    reach = [[0] * (n + 1) for _ in range(nvalues)]
+    for f in range(1, nfaces + 1):
+        ki = face_kind[f]
+        kind = kinds[ki]
+        other = promoted_face[ki] if not face_promoted[f] else unpromoted_face[ki]
+        for c in (BLACK, WHITE):
+            v = f << 1 | c
+            royal[v] = kind.royal
+            # A king is never captured in legal play; giving it a hand slot
+            # keeps a bad pseudo-legal capture from crashing (it is never dropped).
+            hand_kind[v] = ki
+            flip[v] = v if kind.promoted is None else (other << 1 | c)
+            fw = forward(c)
+            face = face_def[f]
+            for s in squares:
+                targets = []
+                for off in face.leaps:
+                    t = s + off * fw
+                    if 1 <= t <= n and t not in targets:
+                        targets.append(t)
+                        reach[v][t] |= 1 << s
+                leap_targets[v][s] = tuple(targets)
+                paths = []
+                for ride in face.rides:
+                    step = ride.direction * fw * ride.stride
+                    limit = ride.max_distance or FAR
+                    path = []
+                    t = s + step
+                    while 1 <= t <= n and abs(t - s) <= limit:
+                        path.append(t)
+                        if ride.capture != "none":
+                            reach[v][t] |= 1 << s
+                        t += step
+                    if path:
+                        paths.append((tuple(path), _MODE[ride.move], _MODE[ride.capture]))
+                ride_paths[v][s] = tuple(paths)
+
+    # Leap attackers of each square, grouped by the square they stand on.
+    leap_att: list[list[tuple[tuple[int, int], ...]]] = []
+    for c in (BLACK, WHITE):
+        per_k = []
+        for k in range(n + 1):
+            by_p: dict[int, int] = {}
+            if k:
+                for f in range(1, nfaces + 1):
+                    v = f << 1 | c
+                    for p in squares:
+                        if k in leap_targets[v][p]:
+                            by_p[p] = by_p.get(p, 0) | (1 << v)
+            per_k.append(tuple(sorted(by_p.items(), key=lambda pm: abs(pm[0] - k))))
+        leap_att.append(per_k)
+
+    # Ride attackers: for each stride and direction (seen from the attacked
+    # square), the range at which each value captures the first piece met
+    # (slide) or the first piece beyond one screen (hop).
+    ray_att = []
+    for c in (BLACK, WHITE):
+        groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        for f in range(1, nfaces + 1):
+            v = f << 1 | c
+            for ride in face_def[f].rides:
+                if ride.capture == "none":
+                    continue
+                d = -ride.direction * forward(c)  # from the target toward the attacker
+                slide_rng, hop_rng = groups.setdefault((ride.stride, d), ([0] * nvalues, [0] * nvalues))
+                rng = ride.max_distance or FAR
+                target = slide_rng if ride.capture == "slide" else hop_rng
+                target[v] = max(target[v], rng)
+        entries = []
+        for (stride, d), (slide_rng, hop_rng) in sorted(groups.items()):
+            lattice = [0] * (n + 1)
+            for k in squares:
+                m = 0
+                t = k + d * stride
+                while 1 <= t <= n:
+                    m |= 1 << t
+                    t += d * stride
+                lattice[k] = m
+            entries.append((lattice, d, slide_rng, hop_rng, any(hop_rng)))
+        ray_att.append(tuple(entries))
+
+    drop_faces = []
+    for i, k in enumerate(kinds):
+        faces = (unpromoted_face[i],)
+        if variant.drop_promoted and promoted_face[i]:
+            faces = faces + (promoted_face[i],)
+        drop_faces.append(faces)
+
+    board_mask = ((1 << (n + 1)) - 1) ^ 1
+    low_mask = [((1 << k) - 1) & board_mask for k in range(n + 1)]
+    high_mask = [board_mask & ~((1 << (k + 1)) - 1) for k in range(n + 1)]
+    between = [[low_mask[max(a, b)] & high_mask[min(a, b)] for b in range(n + 1)] for a in range(n + 1)]
+    rider = [any(ride_paths[v][s] for s in squares) for v in range(nvalues)]
+
+    rng = random.Random(f"{variant.name}/{n}")  # string seeds are stable across runs
+    z_board = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in range(nvalues)]
+    max_count = sum(k.count for k in kinds)
+    z_hand = [[[rng.getrandbits(64) for _ in range(max_count + 1)] for _ in kinds] for _ in (0, 1)]
+    for c in (0, 1):
+        for ki in range(len(kinds)):
+            z_hand[c][ki][0] = 0  # an empty hand contributes nothing
+    z_side = rng.getrandbits(64)
+
+    royal_kind = next(i for i, k in enumerate(kinds) if k.royal)
+    return Tables(
+        variant=variant,
+        n=n,
+        face_names=face_names,
+        face_letters=face_letters,
+        face_kind=face_kind,
+        face_promoted=face_promoted,
+        nvalues=nvalues,
+        flip=flip,
+        royal=royal,
+        hand_kind=hand_kind,
+        leap_targets=leap_targets,
+        ride_paths=ride_paths,
+        reach=reach,
+        leap_att=leap_att,
+        ray_att=ray_att,
+        nkinds=len(kinds),
+        kind_letters=[k.letter for k in kinds],
+        royal_kind=royal_kind,
+        kind_count=[k.count for k in kinds],
+        drop_faces=drop_faces,
+        unpromoted_face=unpromoted_face,
+        board_mask=board_mask,
+        low_mask=low_mask,
+        high_mask=high_mask,
+        between=between,
+        rider=rider,
+        z_board=z_board,
+        z_hand=z_hand,
+        z_side=z_side,
+    )

@@ -1,0 +1,298 @@
+"""Variants as data: pieces, their moves, the piece set and the rule switches.
+
+Nothing outside this module names a piece.  Move generation, check detection and
+the solvers read the compiled tables built from these descriptions
+(:mod:`tsume.tables`), so a third one-dimensional game needs only a new
+:class:`Variant` value.
+
+Directions are relative to the mover: ``+1`` is forward (toward the opponent's
+home end), ``-1`` backward.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from .errors import VariantError
+
+__all__ = [
+    "Ride",
+    "Face",
+    "PieceKind",
+    "Variant",
+    "ITO",
+    "RUTHERFORD",
+    "VARIANTS",
+    "get_variant",
+]
+
+#: How a ride reaches a square.  ``slide``: the squares before it are empty.
+#: ``hop``: exactly one piece (the screen) stands before it.  ``none``: never.
+RIDE_MODES = ("slide", "hop", "none")
+
+
+@dataclass(frozen=True)
+class Ride:
+    """A repeated move in one direction.
+
+    ``stride`` 2 makes a rider that lands on every second square and ignores the
+    squares in between (the Flying Swallow and the Bishops).  ``max_distance`` is
+    counted in squares (0 means unlimited).  ``move`` says how the rider reaches
+    empty squares and ``capture`` how it reaches an enemy piece: a plain rider is
+    ``slide``/``slide``; a Korean cannon ``hop``/``hop``; a Chinese cannon
+    ``slide``/``hop``.  Only landing squares count as screens.
+    """
+
+    direction: int
+    stride: int = 1
+    max_distance: int = 0
+    move: str = "slide"
+    capture: str = "slide"
+
+    def __post_init__(self) -> None:
+        if self.direction not in (1, -1):
+            raise VariantError(f"ride direction must be +1 or -1, not {self.direction}")
+        if self.stride < 1 or self.max_distance < 0:
+            raise VariantError("ride stride must be >= 1 and max_distance >= 0")
+        if self.move not in RIDE_MODES or self.capture not in RIDE_MODES:
+            raise VariantError(f"ride modes must be among {RIDE_MODES}")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of a piece: its name and its moves.
+
+    ``leaps`` are forward-relative offsets reached whatever stands between
+    (a one-square step is a leap of 1).
+    """
+
+    name: str
+    leaps: tuple[int, ...] = ()
+    rides: tuple[Ride, ...] = ()
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """A piece of the set: its letter, its two faces, how many the set holds.
+
+    ``promoted`` is ``None`` for a piece that never flips (the king).
+    """
+
+    letter: str
+    unpromoted: Face
+    promoted: Face | None = None
+    royal: bool = False
+    count: int = 2
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A one-dimensional shogi game.
+
+    ``board_length`` fixes the length, or ``None`` takes it from each position
+    within ``min_length``..``max_length``.  The rule switches:
+
+    * ``drop_promoted`` -- a piece may be dropped either side up;
+    * ``drop_king_limits`` -- no drop behind one's own king nor at distance < 2
+      from it (while that king is on the board);
+    * ``drop_mate`` -- a drop may give checkmate;
+    * ``stalemate`` -- ``"illegal"``: a move leaving the opponent, not in check,
+      without a king-safe move is illegal; ``"loss"``: it is allowed and the
+      stalemated side loses;
+    * ``repetition`` -- in games, a move making a position (board, hands, side to
+      move) occur for the third time is illegal.
+    """
+
+    name: str
+    title: str
+    kinds: tuple[PieceKind, ...]
+    board_length: int | None
+    min_length: int
+    max_length: int
+    start: str | None = None
+    start_is_provisional: bool = False
+    drop_promoted: bool = False
+    drop_king_limits: bool = False
+    drop_mate: bool = True
+    stalemate: str = "illegal"
+    repetition: bool = True
+    switches: tuple[str, ...] = field(default=("drop_mate", "stalemate", "repetition"))
+
+    def __post_init__(self) -> None:
+        letters = [k.letter for k in self.kinds]
+        if len(set(letters)) != len(letters):
+            raise VariantError(f"variant {self.name}: duplicate piece letters")
+        if sum(1 for k in self.kinds if k.royal) != 1:
+            raise VariantError(f"variant {self.name}: exactly one royal piece kind needed")
+        for k in self.kinds:
+            if len(k.letter) != 1 or not k.letter.isalpha() or not k.letter.isupper():
+                raise VariantError(f"variant {self.name}: piece letter {k.letter!r} must be one uppercase letter")
+            if k.royal and k.promoted is not None:
+                raise VariantError(f"variant {self.name}: the royal piece must not flip")
+        if self.stalemate not in ("illegal", "loss"):
+            raise VariantError(f"variant {self.name}: stalemate must be 'illegal' or 'loss'")
+        if self.board_length is not None and not (self.min_length <= self.board_length <= self.max_length):
+            raise VariantError(f"variant {self.name}: board_length outside min/max")
+        if self.max_length > 120:
+            raise VariantError(f"variant {self.name}: boards longer than 120 squares are not supported")
+
+    @property
+    def royal_kind(self) -> PieceKind:
+        return next(k for k in self.kinds if k.royal)
+
+    def kind(self, letter: str) -> PieceKind:
+        """The piece kind with this (uppercase) letter."""
+        for k in self.kinds:
+            if k.letter == letter:
+                return k
+        raise VariantError(f"variant {self.name} has no piece {letter!r}")
+
+    def with_options(self, **options: object) -> "Variant":
+        """A copy with rule switches changed, e.g. ``ITO.with_options(drop_mate=False)``."""
+        for key in options:
+            if key not in self.switches:
+                raise VariantError(
+                    f"variant {self.name} has no switch {key!r} (switches: {', '.join(self.switches)})"
+                )
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+    @property
+    def spec(self) -> str:
+        """The name with every switch that differs from the default, e.g. ``ito:drop_mate=no``."""
+        base = VARIANTS.get(self.name)
+        if base is None:
+            return self.name
+        diffs = []
+        for key in self.switches:
+            value = getattr(self, key)
+            if value != getattr(base, key):
+                diffs.append(f"{key}={_format_switch(value)}")
+        return self.name + (":" + ",".join(diffs) if diffs else "")
+
+
+def _format_switch(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+# --- Ito Shogi (2022) --------------------------------------------------------
+
+_R = Ride
+
+ITO = Variant(
+    name="ito",
+    title="Ito Shogi (2022)",
+    kinds=(
+        PieceKind("K", Face("King", leaps=(1, 2, -1)), royal=True, count=1),
+        PieceKind("P", Face("Pawn", leaps=(1,)), Face("Go-Between", leaps=(1, -1))),
+        PieceKind("T", Face("Tile General", leaps=(2, -1)), Face("Silver General", leaps=(1, 2, -2))),
+        PieceKind(
+            "C",
+            Face("Silver Cannon", rides=(_R(1, move="hop", capture="hop"), _R(-1, move="hop", capture="hop"))),
+            Face("Reverse Chariot", rides=(_R(1), _R(-1))),
+        ),
+        PieceKind("H", Face("Heavenly Horse", leaps=(3, -3)), Face("Cavalryman", leaps=(2, 3, -2, -3))),
+        PieceKind("G", Face("Goose", leaps=(4, -2)), Face("Phoenix", leaps=(1, -1, 4, -4))),
+        PieceKind(
+            "F",
+            Face("Flying Swallow", leaps=(-1,), rides=(_R(1, stride=2),)),
+            Face("Bishop", rides=(_R(1, stride=2), _R(-1, stride=2))),
+        ),
+    ),
+    board_length=31,
+    min_length=31,
+    max_length=31,
+    start="k3fg1hc2tp5PT2CH1GF3K b - 1",
+    drop_promoted=False,
+    drop_king_limits=False,
+    drop_mate=True,
+    stalemate="illegal",
+    repetition=True,
+)
+
+# --- Rutherford's 1-dimensional Shogi (2002) -----------------------------------
+
+RUTHERFORD = Variant(
+    name="rutherford",
+    title="Rutherford's 1-dimensional Shogi (2002)",
+    kinds=(
+        PieceKind("K", Face("King", leaps=(1, 2)), royal=True, count=1),
+        PieceKind("P", Face("Pawn", leaps=(1,)), Face("Go-Between", leaps=(1, -1))),
+        PieceKind("S", Face("Silver", leaps=(1, 2, -2)), Face("Gold", leaps=(1, 2, -1))),
+        PieceKind("N", Face("Knight", leaps=(1, 3)), Face("Phoenix", leaps=(2, 3, -2, -3))),
+        PieceKind(
+            "B",
+            Face("Bishop", rides=(_R(1, stride=2, max_distance=8), _R(-1, stride=2, max_distance=8))),
+            Face(
+                "Cannon",
+                rides=(
+                    _R(1, max_distance=8, move="slide", capture="hop"),
+                    _R(-1, max_distance=8, move="slide", capture="hop"),
+                ),
+            ),
+        ),
+        PieceKind(
+            "L",
+            Face("Lance", rides=(_R(1, max_distance=8),)),
+            Face("Reverse Chariot", rides=(_R(1, max_distance=4), _R(-1, max_distance=4))),
+        ),
+    ),
+    board_length=None,
+    min_length=9,
+    max_length=64,
+    # The 2002 start position is lost; this one is ours, for play and perft only.
+    start="klsnbp9PBNSLK b - 1",
+    start_is_provisional=True,
+    drop_promoted=True,
+    drop_king_limits=True,
+    drop_mate=False,
+    stalemate="loss",
+    repetition=True,
+    switches=("repetition",),
+)
+
+#: The built-in variants by name.
+VARIANTS: dict[str, Variant] = {v.name: v for v in (ITO, RUTHERFORD)}
+
+_SWITCH_VALUES = {
+    "yes": True, "true": True, "on": True, "1": True, "allowed": True, "allow": True,
+    "no": False, "false": False, "off": False, "0": False, "forbidden": False, "forbid": False,
+}
+
+
+def get_variant(spec: "str | Variant") -> Variant:
+    """The variant named by ``spec``: ``NAME`` or ``NAME:switch=value,...``.
+
+    Examples: ``ito``, ``ito:drop_mate=no``, ``ito:stalemate=loss``,
+    ``rutherford:repetition=off``.
+    """
+    if isinstance(spec, Variant):
+        return spec
+    name, _, opts = spec.strip().partition(":")
+    base = VARIANTS.get(name.strip().lower())
+    if base is None:
+        raise VariantError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+    if not opts:
+        return base
+    options: dict[str, object] = {}
+    for item in opts.split(","):
+        key, eq, raw = item.partition("=")
+        key = key.strip().replace("-", "_")
+        raw = raw.strip().lower()
+        if not eq or not key:
+            raise VariantError(f"variant switch {item!r} is not of the form name=value")
+        if key not in base.switches:
+            raise VariantError(
+                f"variant {base.name} has no switch {key!r} (switches: {', '.join(base.switches)})"
+            )
+        if key == "stalemate":
+            if raw not in ("illegal", "loss"):
+                raise VariantError(f"switch stalemate takes 'illegal' or 'loss', not {raw!r}")
+            options[key] = raw
+        else:
+            if raw not in _SWITCH_VALUES:
+                raise VariantError(f"switch {key} takes yes or no, not {raw!r}")
+            options[key] = _SWITCH_VALUES[raw]
+    return base.with_options(**options)
