@@ -65,6 +65,22 @@ def main() -> None:
     """Solve, verify and compose tsume for one-dimensional shogi."""
 
 
+def run(args: list[str] | None = None) -> None:
+    """The console entry point: click's own usage errors also become one line and status 2."""
+    try:
+        code = main.main(args=args, prog_name="tsume", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - click >= 8.2
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        sys.exit(EXIT_BAD_INPUT)
+    except click.ClickException as exc:
+        where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
+        _fail(where + " ".join(exc.format_message().split()))
+    except click.exceptions.Abort:
+        click.echo("tsume: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
 @main.command()
 @variant_option
 @click.option("--compact", is_flag=True, help="Two-line diagram instead of one square per line.")
@@ -110,4 +126,4 @@ def perft_command(variant_spec: str, position: str | None, depth: int, do_divide
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

@@ -689,7 +689,9 @@ class Position:
         c = self.turn
         e = c ^ 1
         ek = self.kings[e]
-        stale = variant.stalemate == "illegal" and not self._opponent_keeps_safe_drop()
+        # A side without a king is never stalemated: with no move left it has
+        # simply run out of play (in a tsume the attacker then fails).
+        stale = variant.stalemate == "illegal" and bool(ek) and not self._opponent_keeps_safe_drop()
         witnesses = self._opponent_witnesses() if stale else []
         dropmate = not variant.drop_mate and bool(ek)
         # The third occurrence needs at least eight plies of history.
@@ -894,7 +896,10 @@ class Position:
         return m
 
     def move_readable(self, m: int) -> str:
-        """A readable form such as ``T20-18``, ``C23x19=+C`` or ``P*18`` (call before pushing)."""
+        """A readable form such as ``T20-18``, ``C23x19=+C`` or ``P*18`` (call before pushing).
+
+        The piece letter has the case of its colour (lowercase White), as in positions.
+        """
         t = self.t
         frm = m & 127
         to = m >> 7 & 127
@@ -902,8 +907,11 @@ class Position:
             return format_move(m, t)
         v = self.board[frm]
         letter = t.face_letters[v >> 1]
+        new = t.face_letters[t.flip[v] >> 1]
+        if v & 1 == WHITE:
+            letter, new = letter.lower(), new.lower()
         if self.board[to]:
-            return f"{letter}{frm}x{to}={t.face_letters[t.flip[v] >> 1]}"
+            return f"{letter}{frm}x{to}={new}"
         return f"{letter}{frm}-{to}"
 
     def hand_string(self, colour: int) -> str:

@@ -62,8 +62,8 @@ class Tables:
     unpromoted_face: list[int]         # [kind]
     # masks
     board_mask: int
-    low_mask: list[int]              # [k] -> squares < k
-    high_mask: list[int]             # [k] -> squares > k
+    low_mask: list[int]              # [k] -> squares < k, for k in 0..N+1
+    high_mask: list[int]             # [k] -> squares > k, for k in 0..N+1
     between: list[list[int]]         # [a][b] -> squares strictly between a and b
     rider: list[bool]                # [v] -> has at least one ride
     # hashing
@@ -197,8 +197,9 @@ def tables_for(variant: Variant, n: int) -> Tables:
         drop_faces.append(faces)
 
     board_mask = ((1 << (n + 1)) - 1) ^ 1
-    low_mask = [((1 << k) - 1) & board_mask for k in range(n + 1)]
-    high_mask = [board_mask & ~((1 << (k + 1)) - 1) for k in range(n + 1)]
+    # One entry past each end, so that "beyond the king" works for a king on square 1 or N.
+    low_mask = [((1 << k) - 1) & board_mask for k in range(n + 2)]
+    high_mask = [board_mask & ~((1 << (k + 1)) - 1) for k in range(n + 2)]
     between = [[low_mask[max(a, b)] & high_mask[min(a, b)] for b in range(n + 1)] for a in range(n + 1)]
     rider = [any(ride_paths[v][s] for s in squares) for v in range(nvalues)]
 

@@ -279,7 +279,7 @@ def get_variant(spec: "str | Variant") -> Variant:
     options: dict[str, object] = {}
     for item in opts.split(","):
         key, eq, raw = item.partition("=")
-        key = key.strip().replace("-", "_")
+        key = key.strip().replace("-", "_").lower()
         raw = raw.strip().lower()
         if not eq or not key:
             raise VariantError(f"variant switch {item!r} is not of the form name=value")

@@ -1,0 +1,4 @@
+"""``python -m tsume``: the command line."""
+from .cli import run
+
+run()
