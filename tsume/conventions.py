@@ -1,0 +1,125 @@
+"""Tsume conventions shared by every solver: the problem set-up, interpositions, hand counts.
+
+See docs/solver.md.  A tsume position has the attacker to move.  The
+defender holds every piece of the set that is neither on the board nor in the
+attacker's hand, unless the problem states the defender's hand.
+"""
+
+from __future__ import annotations
+
+from .errors import PositionError
+from .position import COLOUR_NAMES, Position
+from .variant import Variant, get_variant
+
+__all__ = [
+    "tsume_position",
+    "ranged_checkers",
+    "interposition_square",
+    "handed_back",
+    "hand_count",
+]
+
+
+def tsume_position(
+    text: "str | Position",
+    variant: "Variant | str" = "ito",
+    *,
+    defender_hand: str | None = None,
+) -> Position:
+    """The position of a tsume: attacker to move, defender's hand filled in.
+
+    ``defender_hand``: ``None`` -- as the position string says, and if it
+    names no defender piece, the rest of the set; ``"rest"`` -- the rest of the
+    set; ``"none"`` -- nothing; or explicit letters such as ``"2PT"`` (case
+    ignored).  Raises :class:`~tsume.errors.PositionError` if the defender has
+    no king, or the stated hand exceeds the set.
+    """
+    pos = text.copy() if isinstance(text, Position) else Position(text, get_variant(variant))
+    t = pos.t
+    attacker = pos.turn
+    defender = attacker ^ 1
+    if not pos.kings[defender]:
+        raise PositionError(f"tsume: the defender ({COLOUR_NAMES[defender]}) has no king on the board")
+    mode = defender_hand
+    if mode is None:
+        mode = "rest" if not any(pos.hands[defender]) else "as-given"
+    if mode == "rest":
+        pos.hands[defender] = rest_of_set(pos)
+    elif mode == "none":
+        pos.hands[defender] = [0] * t.nkinds
+    elif mode != "as-given":
+        from .notation import parse_hands
+
+        letters = mode.strip()
+        field = letters.upper() if defender == 0 else letters.lower()
+        hands = parse_hands(field or "-", t)
+        pos.hands[defender] = hands[defender]
+    pos._rebuild()
+    pos._validate()
+    return pos
+
+
+def rest_of_set(pos: Position) -> list[int]:
+    """Per kind, the pieces of the set neither on the board nor in the side to move's hand."""
+    t = pos.t
+    counts = [t.kind_count[ki] if ki != t.royal_kind else 0 for ki in range(t.nkinds)]
+    for s in range(1, t.n + 1):
+        v = pos.board[s]
+        if v and not t.royal[v]:
+            counts[t.face_kind[v >> 1]] -= 1
+    for ki in range(t.nkinds):
+        counts[ki] -= pos.hands[pos.turn][ki]
+    return [max(0, c) for c in counts]
+
+
+def hand_count(pos: Position, colour: int) -> int:
+    """How many pieces a colour holds in hand."""
+    return sum(pos.hands[colour])
+
+
+def ranged_checkers(pos: Position) -> int:
+    """Mask of the pieces checking the side to move along a ride (not by a leap)."""
+    k = pos.kings[pos.turn]
+    if not k:
+        return 0
+    attacker = pos.turn ^ 1
+    checkers = pos.attackers(k, attacker)
+    board = pos.board
+    for p, mask in pos.t.leap_att[attacker][k]:
+        if checkers >> p & 1 and mask >> board[p] & 1:
+            checkers &= ~(1 << p)  # a leaper is not blocked by interposing
+    return checkers
+
+
+def interposition_square(pos: Position, m: int, ranged: int) -> int:
+    """The checker's square if the defender move ``m`` interposes on its line, else 0.
+
+    An interposition is a drop or a non-king board move onto a square strictly
+    between the king and a piece checking it along a ride.
+    """
+    if not ranged:
+        return 0
+    k = pos.kings[pos.turn]
+    frm = m & 127
+    if frm == k:
+        return 0
+    to = m >> 7 & 127
+    between = pos.t.between
+    while ranged:
+        low = ranged & -ranged
+        ranged ^= low
+        c = low.bit_length() - 1
+        if between[c][k] >> to & 1:
+            return c
+    return 0
+
+
+def handed_back(pos: Position, kind: int) -> Position:
+    """A copy with one piece of ``kind`` moved from the hand of the side not to move
+    (the attacker, who just captured it) back to the side to move (the defender)."""
+    p = pos.copy()
+    attacker = p.turn ^ 1
+    p.hands[attacker][kind] -= 1
+    p.hands[p.turn][kind] += 1
+    p._rebuild()
+    return p

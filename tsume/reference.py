@@ -1,0 +1,216 @@
+"""The reference solver: a plain exhaustive search over check sequences.
+
+Slow by design and short enough to check by eye; the tests trust it.  It
+implements the conventions of docs/solver.md directly:
+
+* ``mate(P, b)`` -- attacker to move mates within ``b`` counted plies;
+* ``defended(D, b)`` -- defender to move (in check) is mated within ``b``;
+* a repeated position on the current line fails for the attacker;
+* an interposition on the line of a ride checker is *useless* when the
+  checker can capture it with a check and the position after that capture,
+  with the piece handed back to the defender, is mated within the same
+  remaining length, while the real position after the interposition is still
+  mated within one ply more; useless interpositions must be refuted but are
+  not counted;
+* the value of a line is (length, pieces left in the attacker's hand): the
+  attacker takes the shortest then the most pieces left, the defender the
+  longest then the fewest.
+
+Results are memoised only when they did not depend on the current line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .conventions import handed_back, hand_count, interposition_square, ranged_checkers
+from .position import Position
+
+__all__ = ["ReferenceSolver", "RefLine", "reference_solve"]
+
+
+@dataclass
+class RefLine:
+    """A solved line: length (plies), attacker pieces left at the end, moves."""
+
+    length: int
+    leftover: int
+    moves: list[int] = field(default_factory=list)
+
+
+class ReferenceSolver:
+    """Exhaustive tsume search for one position (attacker to move)."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos.copy()
+        self.attacker = self.pos.turn
+        self.path: set[tuple] = set()
+        self.memo: dict[tuple, bool] = {}
+        self.nodes = 0
+
+    # --- mate within b ---------------------------------------------------
+
+    def mate(self, b: int) -> tuple[bool, bool]:
+        """Attacker to move: (mates within b, result depends on the line)."""
+        pos = self.pos
+        key = pos.key()
+        if key in self.path:
+            return False, True
+        if b < 1:
+            return False, False
+        memo_key = (key, b)
+        if memo_key in self.memo:
+            return self.memo[memo_key], False
+        self.nodes += 1
+        self.path.add(key)
+        dependent = False
+        result = False
+        for m in pos.checks():
+            pos.push(m)
+            ok, dep = self.defended(b - 1)
+            pos.pop()
+            if ok:
+                result, dependent = True, dep
+                break
+            dependent |= dep
+        self.path.discard(key)
+        if not dependent:
+            self.memo[memo_key] = result
+        return result, dependent
+
+    def defended(self, b: int) -> tuple[bool, bool]:
+        """Defender to move: (mated within b, result depends on the line)."""
+        pos = self.pos
+        key = pos.key()
+        if key in self.path:
+            return False, True
+        memo_key = (key, -1 - b)
+        if memo_key in self.memo:
+            return self.memo[memo_key], False
+        self.nodes += 1
+        moves = pos.evasions()
+        if not moves:
+            return True, False
+        self.path.add(key)
+        ranged = ranged_checkers(pos)
+        dependent = False
+        result = True
+        for d in moves:
+            checker = interposition_square(pos, d, ranged)
+            if checker:
+                useless, dep = self.useless(d, checker, b)
+                dependent |= dep
+                if useless:
+                    continue
+            pos.push(d)
+            ok, dep = self.mate(b - 1)
+            pos.pop()
+            if not ok:
+                result, dependent = False, dep
+                break
+            dependent |= dep
+        self.path.discard(key)
+        if not dependent:
+            self.memo[memo_key] = result
+        return result, dependent
+
+    def useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
+        """Is the interposition ``d`` useless with ``b`` plies remaining (see module doc)?"""
+        pos = self.pos
+        to = d >> 7 & 127
+        dependent = False
+        pos.push(d)
+        try:
+            captured = False
+            for x in pos.checks():
+                if x & 127 != checker or x >> 7 & 127 != to:
+                    continue
+                pos.push(x)
+                kind = pos.t.hand_kind[pos._stack[-1][1]]
+                back = handed_back(pos, kind)
+                pos.pop()
+                saved = self.pos
+                self.pos = back
+                try:
+                    ok, dep = self.defended(b)
+                finally:
+                    self.pos = saved
+                dependent |= dep
+                if ok:
+                    captured = True
+                    break
+            if not captured:
+                return False, dependent
+            ok, dep = self.mate(b + 1)
+            return ok, dependent or dep
+        finally:
+            pos.pop()
+
+    # --- values and lines ------------------------------------------------
+
+    def length(self, max_length: int) -> int | None:
+        """The shortest counted mate length (odd), or None within ``max_length``."""
+        for b in range(1, max_length + 1, 2):
+            if self.mate(b)[0]:
+                return b
+        return None
+
+    def attacker_line(self, b: int) -> RefLine:
+        """Best line from an attacker node whose shortest mate is exactly ``b``."""
+        pos = self.pos
+        key = pos.key()
+        self.path.add(key)
+        best: RefLine | None = None
+        for m in sorted(pos.checks()):
+            pos.push(m)
+            if self.defended(b - 1)[0]:
+                line = self.defender_line(b - 1)
+                if best is None or line.leftover > best.leftover:
+                    best = RefLine(b, line.leftover, [m] + line.moves)
+            pos.pop()
+        self.path.discard(key)
+        assert best is not None, "attacker_line called on a node that does not mate in b"
+        return best
+
+    def defender_line(self, b: int) -> RefLine:
+        """Best (longest, then fewest pieces left) line from a defender node mated within ``b``."""
+        pos = self.pos
+        key = pos.key()
+        moves = pos.evasions()
+        ranged = ranged_checkers(pos)
+        self.path.add(key)
+        best: RefLine | None = None
+        for d in sorted(moves):
+            checker = interposition_square(pos, d, ranged)
+            if checker and self.useless(d, checker, b)[0]:
+                continue
+            pos.push(d)
+            v = next(v for v in range(1, b, 2) if self.mate(v)[0])
+            line = self.attacker_line(v)
+            pos.pop()
+            cand = RefLine(1 + v, line.leftover, [d] + line.moves)
+            if best is None or (cand.length, -cand.leftover) > (best.length, -best.leftover):
+                best = cand
+        self.path.discard(key)
+        if best is None:
+            return RefLine(0, hand_count(pos, self.attacker))
+        return best
+
+
+def reference_solve(pos: Position, max_length: int) -> tuple[RefLine | None, dict[int, int | None]]:
+    """Solve by exhaustive search: the main line (or None) and, for every legal
+    checking first move, the shortest counted mate length after it (None if
+    none within ``max_length``)."""
+    solver = ReferenceSolver(pos)
+    b = solver.length(max_length)
+    line = solver.attacker_line(b) if b is not None else None
+    firsts: dict[int, int | None] = {}
+    root = solver.pos
+    root_key = root.key()
+    for m in sorted(root.checks()):
+        root.push(m)
+        solver.path.add(root_key)
+        firsts[m] = next((1 + v for v in range(0, max_length, 2) if solver.defended(v)[0]), None)
+        solver.path.discard(root_key)
+        root.pop()
+    return line, firsts

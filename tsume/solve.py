@@ -1,0 +1,347 @@
+"""Solving a tsume: ``solve()`` and its :class:`Result`.
+
+1. df-pn without a length bound (or with ``max_length``) decides mate / no mate;
+2. the bound is then tightened from 1 ply upward until a mate within it is
+   proven: that is the shortest counted length;
+3. the main line and the variations are read off with the same conventions,
+   each step proven by a bounded df-pn search.
+
+See docs/solver.md for the conventions and how to read the output.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
+from .dfpn import DISPROVEN, INF, PROVEN, DfPn, Options, SearchLimit
+from .position import Position
+from .variant import Variant
+
+__all__ = ["solve", "Result", "Line", "Variation", "MATE", "NOMATE", "UNKNOWN_STATUS"]
+
+MATE, NOMATE, UNKNOWN_STATUS = "mate", "nomate", "unknown"
+
+
+@dataclass
+class Line:
+    """A line of play from some position: its moves, counted length and what is left."""
+
+    moves: list[str]
+    readable: list[str]
+    length: int
+    leftover: str
+    leftover_count: int
+
+
+@dataclass
+class Variation:
+    """A defender alternative at a defender node of the main line."""
+
+    ply: int                 # index in the main line of the defender move it replaces
+    move: str
+    readable: str
+    useless: bool            # a useless interposition: refuted, not counted
+    length: int | None       # total counted length of the problem along it
+    leftover: str | None
+    line: list[str] = field(default_factory=list)   # from this move to the mate
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "readable": self.readable,
+            "useless": self.useless,
+            "length": self.length,
+            "leftover": self.leftover,
+            "line": self.line,
+        }
+
+
+@dataclass
+class Result:
+    """The answer to a tsume.
+
+    ``status`` is ``mate``, ``nomate`` (no mate, or none within
+    ``max_length``) or ``unknown`` (a limit stopped the search before the
+    exact answer; ``upper_bound`` then holds a proven but maybe not shortest
+    length when a mate was found).
+    """
+
+    status: str
+    position: str
+    variant: str
+    length: int | None = None
+    mainline: list[str] = field(default_factory=list)
+    readable: list[str] = field(default_factory=list)
+    leftover: str | None = None
+    variations: list[Variation] = field(default_factory=list)
+    first_moves: list[dict[str, Any]] | None = None
+    upper_bound: int | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "position": self.position,
+            "variant": self.variant,
+            "length": self.length,
+            "mainline": self.mainline,
+            "readable": self.readable,
+            "leftover": self.leftover if self.leftover is not None else None,
+            "variations": [v.to_dict() for v in self.variations],
+            "stats": self.stats,
+        }
+        if self.first_moves is not None:
+            out["first_moves"] = self.first_moves
+        if self.upper_bound is not None:
+            out["upper_bound"] = self.upper_bound
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+class _Extractor:
+    """Reads lines off bounded df-pn searches (docs/solver.md, "the answer")."""
+
+    def __init__(self, engine: DfPn) -> None:
+        self.engine = engine
+        self.pos = engine.pos
+        self.attacker = engine.attacker
+
+    def _search(self, b: int) -> bool:
+        status = self.engine._solve(b)
+        return status == PROVEN
+
+    def _enter(self) -> int:
+        h = self.pos.hash
+        self.engine.path[h] = 1
+        return h
+
+    def _leave(self, h: int) -> None:
+        del self.engine.path[h]
+
+    def shortest(self, upto: int) -> int | None:
+        """Smallest odd b <= upto the current (attacker) position mates within."""
+        for b in range(1, upto + 1, 2):
+            if self._search(b):
+                return b
+        return None
+
+    def attacker_line(self, b: int) -> tuple[list[int], int]:
+        """Moves and leftover count of the best line from an attacker node of value b."""
+        pos = self.pos
+        h = self._enter()
+        best: tuple[list[int], int] | None = None
+        try:
+            for m in sorted(pos.checks()):
+                pos.push(m)
+                try:
+                    if self._search(b - 1):
+                        moves, left = self.defender_line(b - 1)
+                        if best is None or left > best[1]:
+                            best = ([m] + moves, left)
+                finally:
+                    pos.pop()
+        finally:
+            self._leave(h)
+        if best is None:
+            raise RuntimeError("internal error: no mating move at the proven length")
+        return best
+
+    def defender_choices(self, b: int) -> list[tuple[int, bool, int | None, list[int], int]]:
+        """Every defence at a defender node mated within b: (move, useless, value, line, leftover)."""
+        pos = self.pos
+        engine = self.engine
+        ranged = ranged_checkers(pos)
+        out = []
+        h = self._enter()
+        try:
+            for d in sorted(pos.evasions()):
+                checker = interposition_square(pos, d, ranged)
+                if checker and engine._useless(d, checker, b):
+                    out.append((d, True, None, [], 0))
+                    continue
+                pos.push(d)
+                try:
+                    v = self.shortest(b - 1)
+                    if v is None:
+                        raise RuntimeError("internal error: a counted defence escapes the proven bound")
+                    moves, left = self.attacker_line(v)
+                finally:
+                    pos.pop()
+                out.append((d, False, 1 + v, moves, left))
+        finally:
+            self._leave(h)
+        return out
+
+    def defender_line(self, b: int) -> tuple[list[int], int]:
+        best: tuple[list[int], int, int] | None = None
+        for d, useless, value, moves, left in self.defender_choices(b):
+            if useless:
+                continue
+            assert value is not None
+            if best is None or (value, -left) > (best[2], -best[1]):
+                best = ([d] + moves, left, value)
+        if best is None:
+            return [], hand_count(self.pos, self.attacker)
+        return best[0], best[1]
+
+
+def _peak_memory_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def _hand_after(pos: Position, moves: list[int], colour: int) -> tuple[str, int]:
+    p = pos.copy()
+    for m in moves:
+        p.push(m)
+    s = p.hand_string(colour)
+    return s, hand_count(p, colour)
+
+
+def _strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
+    p = pos.copy()
+    plain, readable = [], []
+    for m in moves:
+        plain.append(p.move_str(m))
+        readable.append(p.move_readable(m))
+        p.push(m)
+    return plain, readable
+
+
+def solve(
+    position: "str | Position",
+    *,
+    variant: "Variant | str" = "ito",
+    max_length: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory_limit_mb: float | None = None,
+    progress: Callable[[dict], None] | None = None,
+    defender_hand: str | None = None,
+    all_first_moves: bool = False,
+    variations: bool = True,
+    options: Options | None = None,
+) -> Result:
+    """Solve a tsume: the shortest forced mate by continuous checks against the longest defence.
+
+    ``position`` is a position string (or Position) with the attacker to move;
+    the defender holds the rest of the set unless the string names defender
+    pieces or ``defender_hand`` says otherwise (``"none"``, ``"rest"``,
+    letters).  ``max_length`` bounds the counted length (plies).  Limits stop
+    the search with status ``unknown``.  ``progress`` is called about once a
+    second with the statistics so far.
+    """
+    pos = tsume_position(position, variant, defender_hand=defender_hand)
+    engine = DfPn(
+        pos,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        memory_limit_mb=memory_limit_mb,
+        progress=progress,
+        options=options,
+    )
+    result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
+    bound = max_length if max_length is not None else INF
+    started = time.perf_counter()
+    try:
+        status = engine._solve(bound)
+        if status == DISPROVEN:
+            result.status = NOMATE
+        else:
+            entry = engine.table.entries.get(engine.pos.hash)
+            upper = entry.proven_b if entry is not None and entry.proven_b < INF else bound
+            result.upper_bound = upper
+            ex = _Extractor(engine)
+            length = ex.shortest(min(upper, bound))
+            if length is None:
+                raise RuntimeError("internal error: proven mate not found again within its proof length")
+            result.upper_bound = None
+            result.length = length
+            moves, left = ex.attacker_line(length)
+            result.mainline, result.readable = _strings(engine.pos, moves)
+            result.leftover, _ = _hand_after(engine.pos, moves, engine.attacker)
+            if variations:
+                result.variations = _variations(ex, moves, length)
+            result.status = MATE
+        if all_first_moves:
+            result.first_moves = _first_moves(engine, bound)
+    except SearchLimit as exc:
+        result.status = UNKNOWN_STATUS
+        result.reason = str(exc)
+        if all_first_moves and result.first_moves is None:
+            result.first_moves = None
+    secs = time.perf_counter() - started
+    stats = engine.stats()
+    stats["seconds"] = secs
+    stats["nodes_per_second"] = engine.nodes / secs if secs > 0 else 0.0
+    stats["peak_memory_mb"] = round(_peak_memory_mb(), 1)
+    result.stats = stats
+    return result
+
+
+def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation]:
+    """Every defender alternative at every defender node of the main line."""
+    pos = ex.pos
+    out: list[Variation] = []
+    pushed = []
+    try:
+        for ply, m in enumerate(moves):
+            if ply % 2 == 1:
+                remaining = length - ply
+                for d, useless, value, line, left in ex.defender_choices(remaining):
+                    if d == m:
+                        continue
+                    readable = pos.move_readable(d)
+                    plain = pos.move_str(d)
+                    if useless:
+                        out.append(Variation(ply, plain, readable, True, None, None))
+                        continue
+                    pos.push(d)
+                    line_str, _ = _strings(pos, line)
+                    leftover, _ = _hand_after(pos, line, ex.attacker)
+                    pos.pop()
+                    out.append(Variation(ply, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
+            ex.engine.path[pos.hash] = 1
+            pushed.append(pos.hash)
+            pos.push(m)
+    finally:
+        for _ in pushed:
+            pos.pop()
+        for h in pushed:
+            ex.engine.path.pop(h, None)
+    return out
+
+
+def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
+    """For every legal checking first move: its status and shortest length."""
+    pos = engine.pos
+    out = []
+    root = pos.hash
+    for m in sorted(pos.checks()):
+        name = pos.move_str(m)
+        pos.push(m)
+        engine.path[root] = 1
+        try:
+            status = engine._solve(bound - 1 if bound < INF else INF)
+            entry = {"move": name, "status": NOMATE, "length": None}
+            if status == PROVEN:
+                e = engine.table.entries.get(pos.hash)
+                upper = e.proven_b if e is not None and e.proven_b < INF else bound - 1
+                for v in range(0, upper + 1, 2):
+                    if engine._solve(v) == PROVEN:
+                        entry = {"move": name, "status": MATE, "length": v + 1}
+                        break
+            out.append(entry)
+        finally:
+            del engine.path[root]
+            pos.pop()
+    return out
