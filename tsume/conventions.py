@@ -79,16 +79,7 @@ def hand_count(pos: Position, colour: int) -> int:
 
 def ranged_checkers(pos: Position) -> int:
     """Mask of the pieces checking the side to move along a ride (not by a leap)."""
-    k = pos.kings[pos.turn]
-    if not k:
-        return 0
-    attacker = pos.turn ^ 1
-    checkers = pos.attackers(k, attacker)
-    board = pos.board
-    for p, mask in pos.t.leap_att[attacker][k]:
-        if checkers >> p & 1 and mask >> board[p] & 1:
-            checkers &= ~(1 << p)  # a leaper is not blocked by interposing
-    return checkers
+    return pos.ride_checkers()
 
 
 def interposition_square(pos: Position, m: int, ranged: int) -> int:

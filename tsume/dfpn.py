@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .conventions import handed_back, interposition_square, ranged_checkers
+from .conventions import handed_back, interposition_square
 from .hands import HandTable
 from .position import Position
 
@@ -47,7 +47,7 @@ class Options:
     """Switches for the enhancements (all on by default; the benchmarks turn them off)."""
 
     hand_dominance: bool = True
-    one_ply_mate: bool = True
+    one_ply_mate: bool = False  # measured: fewer nodes but more time in pure Python (docs/performance.md)
     same_square_max: bool = True
     heuristic_init: bool = True
 
@@ -116,7 +116,10 @@ class DfPn:
         h = pos.hash
         if h in self.path:
             return INF, 0
-        pn, dn, _, _ = self.table.lookup(pos, b, self.path)
+        t = self.table
+        a = t.ops.pack(pos.hands[self.attacker])
+        d = t.ops.pack(pos.hands[self.attacker ^ 1])
+        pn, dn, _, _, _ = t.lookup_key(h, h ^ pos.hand_zobrist(), a, d, b, self.path)
         return pn, dn
 
     def _tick(self) -> None:
@@ -142,50 +145,49 @@ class DfPn:
             self._tick()
         start_nodes = self.nodes
         table = self.table
-        or_node = pos.turn == self.attacker
+        ops = table.ops
+        attacker = self.attacker
+        or_node = pos.turn == attacker
+        handz = pos.hand_zobrist()
+        bkey = h ^ handz
+        hand_a = ops.pack(pos.hands[attacker])
+        hand_d = ops.pack(pos.hands[attacker ^ 1])
         if or_node:
             if b < 1:
-                table.store_disproof(pos, 0, None, 0)
+                table.store_disproof(h, bkey, 0, 0, ops.full, 0, False)
                 return INF, 0
             moves = pos.checks()
+            filtered = pos.filtered
             if not moves:
-                table.store_disproof(pos, INF, None, 0, no_checks=True)
+                dh = self._pin_drop_checks(ops.full, hand_a)
+                table.store_disproof(h, bkey, INF, 0, dh, 0, filtered > 0)
                 return INF, 0
         else:
             moves = pos.evasions()
+            filtered = pos.filtered
             if not moves:
-                table.store_proof(pos, 0, 0)
+                du = hand_d if pos.interposition_squares() else ops.full
+                table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0)
                 return 0, INF
 
         path = self.path
         path[h] = 1
-        # Children: [move, hash, checker square of an interposition (AND), group]
-        kids = []
-        ranged = 0 if or_node else ranged_checkers(pos)
-        push = pos.push
-        pop = pos.pop
-        for m in moves:
-            push(m)
-            kids.append([m, pos.hash, 0, 0])
-            pop()
-        if not or_node:
-            same_square = self.options.same_square_max
-            for i, kid in enumerate(kids):
-                m = kid[0]
-                kid[2] = interposition_square(pos, m, ranged) if ranged else 0
-                # Drops onto one square form a group whose numbers count once:
-                # they mostly share their fate.
-                kid[3] = (m >> 7 & 127) if same_square and not m & 127 else -1 - i
-        elif self.options.one_ply_mate:
+        kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
+        if or_node and self.options.one_ply_mate:
+            # One-ply mate check: a check the defender has no king-safe answer
+            # to is mate (stopping at the first answer keeps it cheap).
             for kid in kids:
                 if not table.known(kid[1]):
-                    push(kid[0])
-                    if not pos.evasions():
-                        table.store_proof(pos, 0, 0)
-                    pop()
+                    pos.push(kid[0])
+                    if not pos.has_safe_move():
+                        table.store_proof(kid[1], kid[4], 0, 0, 0, ops.full, True)
+                    pos.pop()
 
         cb = b - 1
         lookup = table.lookup_key
+        push = pos.push
+        pop = pos.pop
+        variant = pos.t.variant
         result: tuple[int, int]
         try:
             while True:
@@ -195,14 +197,19 @@ class DfPn:
                     dn_sum = 0
                     best_dn = 0
                     proof_len = INF
+                    proof_entry = None
+                    proof_kid = -1
                     dis_b = INF
                     rep: set[int] | None = None
+                    dh = ops.full
+                    dl = 0
+                    d_exact = filtered > 0
                     for i, kid in enumerate(kids):
                         kh = kid[1]
                         if kh in path:
-                            cpn, cdn, cx, crep = INF, 0, INF, (kh,)
+                            cpn, cdn, cx, crep, ce = INF, 0, INF, (kh,), None
                         else:
-                            cpn, cdn, cx, crep = lookup(kh, cb, path)
+                            cpn, cdn, cx, crep, ce = lookup(kh, kid[4], kid[5], kid[6], cb, path)
                         if cpn < pn1:
                             pn2 = pn1
                             pn1 = cpn
@@ -213,28 +220,51 @@ class DfPn:
                         dn_sum += cdn
                         if cpn == 0 and cx < proof_len:
                             proof_len = cx
-                        if cdn == 0:
+                            proof_entry = ce
+                            proof_kid = i
+                        if cdn == 0 and pn1 == INF:
                             if crep is not None:
                                 rep = set(crep) if rep is None else rep | set(crep)
-                            elif cx + 1 < dis_b:
-                                dis_b = cx + 1
+                                d_exact = True
+                            else:
+                                if cx + 1 < dis_b:
+                                    dis_b = cx + 1
+                                if ce is None or ce.d_exact:
+                                    d_exact = True
+                                else:
+                                    kdh = self._before_attacker_move(ce.dh, kid, ops)
+                                    if kdh is None:
+                                        d_exact = True
+                                    else:
+                                        dh = ops.fmin(dh, kdh)
+                                        dl = ops.fmax(dl, ce.dl)
                     n_pn = pn1
                     n_dn = dn_sum if dn_sum < INF else INF
                     if n_pn == 0:
-                        table.store_proof(pos, proof_len + 1, self.nodes - start_nodes)
+                        kid = kids[proof_kid]
+                        if proof_entry is None or proof_entry.p_exact:
+                            ph, du, p_exact = 0, 0, True
+                        else:
+                            ph = self._before_attacker_move(proof_entry.ph, kid, ops, need=True)
+                            du = proof_entry.du
+                            # A drop is legal under a drop-mate ban only while
+                            # the defender can answer it: that needs its hand.
+                            p_exact = ph is None or (not variant.drop_mate and not kid[0] & 127)
+                        table.store_proof(h, bkey, proof_len + 1, self.nodes - start_nodes, ph or 0, du, p_exact)
                         result = (0, INF)
                         break
                     if n_dn == 0:
                         if rep is not None:
                             rep.discard(h)
                         if rep:
-                            table.store_rep_disproof(pos, b, frozenset(rep), self.nodes - start_nodes)
+                            table.store_rep_disproof(h, b, frozenset(rep), self.nodes - start_nodes)
                         else:
-                            table.store_disproof(pos, dis_b, None, self.nodes - start_nodes)
+                            dh = self._pin_drop_checks(dh, hand_a)
+                            table.store_disproof(h, bkey, dis_b, self.nodes - start_nodes, dh, dl, d_exact)
                         result = (INF, 0)
                         break
                     if n_pn >= th_pn or n_dn >= th_dn:
-                        table.store_unknown(pos, b, n_pn, n_dn, self.nodes - start_nodes)
+                        table.store_unknown(h, b, n_pn, n_dn, self.nodes - start_nodes)
                         result = (n_pn, n_dn)
                         break
                     child_th_pn = min(th_pn, pn2 + 1)
@@ -246,32 +276,24 @@ class DfPn:
                     best_pn = 0
                     best_group = 0
                     max_len = -1
+                    p_exact = filtered > 0
                     used_useless = False
-                    dis_b = INF
-                    rep = None
-                    disproved = False
+                    ph = 0
+                    du = ops.full
+                    disproved = None
                     for i, kid in enumerate(kids):
                         kh = kid[1]
                         if kh in path:
-                            cpn, cdn, cx, crep = INF, 0, INF, (kh,)
+                            cpn, cdn, cx, crep, ce = INF, 0, INF, (kh,), None
                         else:
-                            cpn, cdn, cx, crep = lookup(kh, cb, path)
+                            cpn, cdn, cx, crep, ce = lookup(kh, kid[4], kid[5], kid[6], cb, path)
                         if cdn == 0 and kid[2]:
                             useless = self._useless(kid[0], kid[2], b)
-                            if useless is None:
-                                pass  # depends on the line: keep the counted verdict
-                            elif useless:
-                                cpn, cdn, cx, crep = 0, INF, -1, None
+                            if useless:
+                                cpn, cdn, cx, crep, ce = 0, INF, -1, None, None
                                 used_useless = True
                         if cdn == 0:
-                            disproved = True
-                            best = i
-                            if crep is not None:
-                                rep = set(crep)
-                                dis_b = INF
-                            else:
-                                rep = None
-                                dis_b = cx + 1
+                            disproved = (i, cx, crep, ce)
                             break
                         g = kid[3]
                         if cpn > groups.get(g, 0):
@@ -284,15 +306,39 @@ class DfPn:
                             best_group = g
                         elif cdn < dn2:
                             dn2 = cdn
-                        if cpn == 0 and cx > max_len:
-                            max_len = cx
-                    if disproved:
-                        if rep is not None:
+                        if cpn == 0:
+                            if cx > max_len:
+                                max_len = cx
+                            if ce is None or ce.p_exact:
+                                p_exact = True  # a useless interposition lands here too
+                            elif not p_exact:
+                                ph = ops.fmax(ph, ce.ph)
+                                kdu = self._before_defender_move(ce.du, kid, ops, upper=True)
+                                if kdu is None:
+                                    p_exact = True
+                                else:
+                                    du = ops.fmin(du, kdu)
+                    if disproved is not None:
+                        i, cx, crep, ce = disproved
+                        kid = kids[i]
+                        if crep is not None:
+                            rep = set(crep)
                             rep.discard(h)
-                        if rep:
-                            table.store_rep_disproof(pos, b, frozenset(rep), self.nodes - start_nodes)
                         else:
-                            table.store_disproof(pos, dis_b, None, self.nodes - start_nodes)
+                            rep = None
+                        if rep:
+                            table.store_rep_disproof(h, b, frozenset(rep), self.nodes - start_nodes)
+                        else:
+                            exact = ce is None or ce.d_exact or (
+                                # With fewer pieces in hand the attacker could be
+                                # stalemated, or mated by a drop: the defence may
+                                # then be illegal.
+                                bool(pos.kings[attacker])
+                                and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid[0] & 127))
+                            )
+                            dh = ce.dh if ce is not None else 0
+                            dl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
+                            table.store_disproof(h, bkey, cx + 1, self.nodes - start_nodes, dh, dl or 0, exact)
                         result = (INF, 0)
                         break
                     pn_sum = 0
@@ -302,11 +348,20 @@ class DfPn:
                     n_dn = dn1
                     if n_pn == 0:
                         plen = max_len + 1 if max_len >= 0 else 0
-                        table.store_proof(pos, b if used_useless else plen, self.nodes - start_nodes)
+                        if not p_exact and pos.interposition_squares():
+                            # KomoringHeights' correction: a kind the defender
+                            # lacks could have been interposed.
+                            for ki in range(ops.nkinds):
+                                if not ops.get(hand_d, ki):
+                                    du = ops.put(du, ki, 0)
+                        table.store_proof(
+                            h, bkey, b if used_useless else plen, self.nodes - start_nodes, ph, du,
+                            p_exact or used_useless,
+                        )
                         result = (0, INF)
                         break
                     if n_pn >= th_pn or n_dn >= th_dn:
-                        table.store_unknown(pos, b, n_pn, n_dn, self.nodes - start_nodes)
+                        table.store_unknown(h, b, n_pn, n_dn, self.nodes - start_nodes)
                         result = (n_pn, n_dn)
                         break
                     child_th_dn = min(th_dn, dn2 + 1)
@@ -317,6 +372,87 @@ class DfPn:
         finally:
             del path[h]
         return result
+
+    # --- children and hands --------------------------------------------------------
+
+    def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[list]:
+        """[move, hash, interposed checker, group, board key, attacker hand, defender hand, hand kind, +1/-1/0]."""
+        t = pos.t
+        board = pos.board
+        c = pos.turn
+        hands_c = pos.hands[c]
+        zh = t.z_hand[c]
+        shifts = self.table.ops.shifts
+        mover_is_attacker = c == self.attacker
+        ranged = 0 if or_node else pos.ride_checkers()
+        same_square = self.options.same_square_max and not or_node
+        child_hash = pos.child_hash
+        kids = []
+        for i, m in enumerate(moves):
+            ch = child_hash(m)
+            frm = m & 127
+            to = m >> 7 & 127
+            if not frm:
+                ki = t.face_kind[m >> 14]
+                sign = -1
+            elif board[to]:
+                ki = t.hand_kind[board[to]]
+                sign = 1
+            else:
+                ki = -1
+                sign = 0
+            ca, cd, chz = hand_a, hand_d, handz
+            if sign:
+                cnt = hands_c[ki]
+                chz ^= zh[ki][cnt] ^ zh[ki][cnt + sign]
+                delta = sign << shifts[ki]
+                if mover_is_attacker:
+                    ca += delta
+                else:
+                    cd += delta
+            checker = interposition_square(pos, m, ranged) if ranged else 0
+            # Drops onto one square form a group whose numbers count once:
+            # they mostly share their fate.
+            group = to if same_square and not frm else -1 - i
+            kids.append([m, ch, checker, group, ch ^ chz, ca, cd, ki, sign])
+        return kids
+
+    @staticmethod
+    def _before_attacker_move(hand: int, kid: list, ops, need: bool = False) -> int | None:
+        """An attacker-hand bound of the child, carried back over the attacker's move.
+
+        ``need`` (a proof's least hand): a drop needed the piece, a capture
+        brought one.  Otherwise (a disproof's most hand) the same shifts apply
+        in the same direction.  None when impossible.
+        """
+        ki, sign = kid[7], kid[8]
+        if not sign:
+            return hand
+        if sign < 0:
+            return ops.plus(hand, ki)
+        return ops.minus_clamp(hand, ki) if need else ops.minus(hand, ki)
+
+    @staticmethod
+    def _before_defender_move(hand: int, kid: list, ops, upper: bool) -> int | None:
+        """A defender-hand bound of the child carried back over the defender's move."""
+        ki, sign = kid[7], kid[8]
+        if not sign:
+            return hand
+        if sign < 0:
+            return ops.plus(hand, ki)
+        return ops.minus(hand, ki) if upper else ops.minus_clamp(hand, ki)
+
+    def _pin_drop_checks(self, dh: int, hand_a: int) -> int:
+        """KomoringHeights' correction: kinds the attacker lacks that would give a
+        drop check may not be added to a disproof hand."""
+        ops = self.table.ops
+        kinds = self.pos.drop_check_kinds()
+        if not kinds:
+            return dh
+        for ki in range(ops.nkinds):
+            if kinds >> ki & 1 and not ops.get(hand_a, ki):
+                dh = ops.put(dh, ki, 0)
+        return dh
 
     def _useless(self, d: int, checker: int, b: int) -> bool | None:
         """Is the interposition ``d`` (defender to move here) useless with ``b`` plies left?

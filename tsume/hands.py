@@ -1,4 +1,4 @@
-"""The df-pn transposition table, with budget-aware proofs and disproofs.
+"""The df-pn transposition table: budget-aware results and proof/disproof hands.
 
 Entries are keyed on the full position hash (board, both hands, side to
 move).  Each holds:
@@ -11,20 +11,99 @@ move).  Each holds:
   repetitions: the set of positions of the line it relied on.  It is trusted
   only while every one of them is on the current line;
 * ``pn``/``dn`` for the bound ``b`` they were computed at, and ``work`` (nodes
-  spent below it), which garbage collection keeps the largest of.
+  spent below it): garbage collection keeps the entries with the most work.
+
+**Hands.**  Hands are packed ints, five bits per piece kind.  A proof also
+records the least attacker hand it needs (``ph``) and the most the defender
+may hold (``du``); a disproof the most the attacker may hold (``dh``) and the
+least the defender must hold (``dl``).  Another position on the same board
+(same hash without the hands, ``bkey``) whose attacker hand A and defender
+hand D satisfy A >= ph and D <= du is proven too; A <= dh and D >= dl is
+disproven.  Holding both bounds keeps this sound whether or not the defender
+holds "the rest of the set".  The drop corrections of KomoringHeights are
+applied where the hands are computed (see :mod:`tsume.dfpn`).  An entry
+marked ``exact`` is never used for another hand.
 """
 
 from __future__ import annotations
 
 from .position import Position
 
-__all__ = ["HandTable", "Entry", "INF"]
+__all__ = ["HandTable", "Entry", "INF", "HandOps", "FIELD_BITS"]
 
 INF = 1 << 40
+FIELD_BITS = 5
+_FIELD = (1 << FIELD_BITS) - 1
+_CAP = 15  # largest count a field holds; "any number" is stored as _CAP
+
+
+class HandOps:
+    """Arithmetic on packed hands for a variant with ``nkinds`` piece kinds."""
+
+    def __init__(self, nkinds: int) -> None:
+        self.nkinds = nkinds
+        self.shifts = [FIELD_BITS * ki for ki in range(nkinds)]
+        self.full = sum(_CAP << s for s in self.shifts)
+        self.guard = sum(16 << s for s in self.shifts)
+
+    def pack(self, counts: list[int]) -> int:
+        return sum(min(c, _CAP) << s for c, s in zip(counts, self.shifts))
+
+    def ge(self, x: int, y: int) -> bool:
+        """Every field of x >= the same field of y."""
+        g = self.guard
+        return ((x | g) - y) & g == g
+
+    def get(self, x: int, ki: int) -> int:
+        return x >> self.shifts[ki] & _FIELD
+
+    def put(self, x: int, ki: int, value: int) -> int:
+        s = self.shifts[ki]
+        return (x & ~(_FIELD << s)) | (max(0, min(value, _CAP)) << s)
+
+    def fmax(self, x: int, y: int) -> int:
+        out = 0
+        for s in self.shifts:
+            a = x >> s & _FIELD
+            b = y >> s & _FIELD
+            out |= (a if a > b else b) << s
+        return out
+
+    def fmin(self, x: int, y: int) -> int:
+        out = 0
+        for s in self.shifts:
+            a = x >> s & _FIELD
+            b = y >> s & _FIELD
+            out |= (a if a < b else b) << s
+        return out
+
+    def plus(self, x: int, ki: int) -> int:
+        """One more of kind ``ki`` ("any number" stays so)."""
+        v = self.get(x, ki)
+        return x if v >= _CAP else x + (1 << self.shifts[ki])
+
+    def minus(self, x: int, ki: int) -> int | None:
+        """One fewer of kind ``ki``; None if the field is already 0.
+
+        "Any number" stays so.
+        """
+        v = self.get(x, ki)
+        if v >= _CAP:
+            return x
+        if v == 0:
+            return None
+        return x - (1 << self.shifts[ki])
+
+    def minus_clamp(self, x: int, ki: int) -> int:
+        r = self.minus(x, ki)
+        return x if r is None else r
 
 
 class Entry:
-    __slots__ = ("pn", "dn", "b", "proven_b", "disproven_b", "rep", "rep_b", "work")
+    __slots__ = (
+        "pn", "dn", "b", "proven_b", "disproven_b", "rep", "rep_b", "work",
+        "bkey", "ph", "du", "dh", "dl", "p_exact", "d_exact", "listed",
+    )
 
     def __init__(self) -> None:
         self.pn = 1
@@ -35,20 +114,37 @@ class Entry:
         self.rep: frozenset[int] | None = None
         self.rep_b = -1
         self.work = 0
+        self.bkey = 0
+        self.ph = 0
+        self.du = 0
+        self.dh = 0
+        self.dl = 0
+        self.p_exact = True
+        self.d_exact = True
+        self.listed = False
 
 
 class HandTable:
     """Transposition table for one search."""
 
+    #: how many proofs/disproofs one board keeps for hand dominance
+    PER_BOARD = 12
+
     def __init__(self, pos: Position, dominance: bool = True) -> None:
         self.entries: dict[int, Entry] = {}
+        self.by_board: dict[int, list[Entry]] = {}
         self.dominance = dominance
+        self.ops = HandOps(pos.t.nkinds)
+        self.dominance_hits = 0
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def known(self, h: int) -> bool:
         return h in self.entries
+
+    def get(self, h: int) -> Entry | None:
+        return self.entries.get(h)
 
     def _entry(self, h: int) -> Entry:
         e = self.entries.get(h)
@@ -58,60 +154,94 @@ class HandTable:
 
     # --- lookup ----------------------------------------------------------------
 
-    def lookup(self, pos: Position, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None]:
-        """``(pn, dn, x, rep)`` of the current position of ``pos`` at bound ``b``.
+    def lookup_key(
+        self, h: int, bkey: int, a: int, d: int, b: int, path: dict[int, int]
+    ) -> tuple[int, int, int, tuple | None, Entry | None]:
+        """``(pn, dn, x, rep, entry)`` of a position at bound ``b``.
 
         ``x`` is the proof length of a proof or the disproven bound of a
-        disproof; ``rep`` the positions a repetition disproof rests on.
+        disproof; ``rep`` the positions a repetition disproof rests on;
+        ``entry`` the entry whose proof or disproof was used (for its hands).
         """
-        return self.lookup_key(pos.hash, b, path)
-
-    def lookup_key(self, h: int, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None]:
         e = self.entries.get(h)
-        if e is None:
-            return 1, 1, 0, None
-        if e.proven_b <= b:
-            return 0, INF, e.proven_b, None
-        if e.disproven_b >= b:
-            return INF, 0, e.disproven_b, None
-        rep = e.rep
-        if rep is not None and e.rep_b >= b:
-            for k in rep:
-                if k not in path:
-                    break
-            else:
-                return INF, 0, e.rep_b, tuple(rep)
-        if e.b == b:
-            return e.pn, e.dn, 0, None
-        return 1, 1, 0, None
+        if e is not None:
+            if e.proven_b <= b:
+                return 0, INF, e.proven_b, None, e
+            if e.disproven_b >= b:
+                return INF, 0, e.disproven_b, None, e
+            rep = e.rep
+            if rep is not None and e.rep_b >= b:
+                for k in rep:
+                    if k not in path:
+                        break
+                else:
+                    return INF, 0, e.rep_b, tuple(rep), e
+        if self.dominance:
+            lst = self.by_board.get(bkey)
+            if lst is not None:
+                ge = self.ops.ge
+                for o in lst:
+                    if o.proven_b <= b and not o.p_exact and ge(a, o.ph) and ge(o.du, d):
+                        self.dominance_hits += 1
+                        return 0, INF, o.proven_b, None, o
+                    if o.disproven_b >= b and not o.d_exact and ge(o.dh, a) and ge(d, o.dl):
+                        self.dominance_hits += 1
+                        return INF, 0, o.disproven_b, None, o
+        if e is not None and e.b == b:
+            return e.pn, e.dn, 0, None, None
+        return 1, 1, 0, None, None
 
     def is_rep_disproof(self, pos: Position, b: int, path: dict[int, int]) -> bool:
         """Does the disproof of this position at ``b`` rest on the current line?"""
         e = self.entries.get(pos.hash)
-        return e is not None and e.disproven_b < b
+        return e is None or e.disproven_b < b
 
     # --- store -----------------------------------------------------------------
 
-    def store_proof(self, pos: Position, length: int, work: int) -> None:
-        e = self._entry(pos.hash)
+    def _list(self, e: Entry, bkey: int) -> None:
+        if not self.dominance or e.listed:
+            return
+        e.bkey = bkey
+        lst = self.by_board.setdefault(bkey, [])
+        if len(lst) >= self.PER_BOARD:
+            lst.pop(0).listed = False
+        lst.append(e)
+        e.listed = True
+
+    def store_proof(
+        self, h: int, bkey: int, length: int, work: int, ph: int, du: int, exact: bool
+    ) -> None:
+        e = self._entry(h)
         if length < e.proven_b:
             e.proven_b = length
+            e.ph = ph
+            e.du = du
+            e.p_exact = exact
         e.work += work
+        if not exact:
+            self._list(e, bkey)
 
-    def store_disproof(self, pos: Position, bound: int, _unused: object, work: int, no_checks: bool = False) -> None:
-        e = self._entry(pos.hash)
+    def store_disproof(
+        self, h: int, bkey: int, bound: int, work: int, dh: int, dl: int, exact: bool
+    ) -> None:
+        e = self._entry(h)
         if bound > e.disproven_b:
             e.disproven_b = bound
+            e.dh = dh
+            e.dl = dl
+            e.d_exact = exact
         e.work += work
+        if not exact:
+            self._list(e, bkey)
 
-    def store_rep_disproof(self, pos: Position, b: int, rep: frozenset[int], work: int) -> None:
-        e = self._entry(pos.hash)
+    def store_rep_disproof(self, h: int, b: int, rep: frozenset[int], work: int) -> None:
+        e = self._entry(h)
         e.rep = rep
         e.rep_b = b
         e.work += work
 
-    def store_unknown(self, pos: Position, b: int, pn: int, dn: int, work: int) -> None:
-        e = self._entry(pos.hash)
+    def store_unknown(self, h: int, b: int, pn: int, dn: int, work: int) -> None:
+        e = self._entry(h)
         e.pn = pn
         e.dn = dn
         e.b = b
@@ -126,3 +256,10 @@ class HandTable:
         works = sorted(e.work for e in self.entries.values())
         cut = works[len(works) - keep]
         self.entries = {h: e for h, e in self.entries.items() if e.work > cut}
+        live = set(map(id, self.entries.values()))
+        for bkey in list(self.by_board):
+            lst = [e for e in self.by_board[bkey] if id(e) in live]
+            if lst:
+                self.by_board[bkey] = lst
+            else:
+                del self.by_board[bkey]

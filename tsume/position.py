@@ -37,7 +37,7 @@ class Position:
     11
     """
 
-    __slots__ = ("t", "board", "occ", "hands", "turn", "kings", "hash", "_first_move", "_first_turn", "_stack")
+    __slots__ = ("t", "board", "occ", "hands", "turn", "kings", "hash", "_first_move", "_first_turn", "_stack", "filtered")
 
     t: Tables
     board: list[int]
@@ -96,6 +96,9 @@ class Position:
         self.hash = h
         self._stack: list[tuple[int, int, int]] = []
         self._first_turn = self.turn
+        #: moves the last legal_moves()/checks() call dropped for the
+        #: stalemate or drop-mate rule (the solver's hand bookkeeping needs it)
+        self.filtered = 0
 
     def _validate(self) -> None:
         t = self.t
@@ -140,6 +143,7 @@ class Position:
         p._first_move = self.move_number
         p._first_turn = self.turn
         p._stack = []
+        p.filtered = 0
         return p
 
     def mirror(self) -> "Position":
@@ -323,6 +327,62 @@ class Position:
                             return True
         return False
 
+    def _attacked_occ(self, k: int, by: int, occ: int, sq: int, val: int) -> bool:
+        """:meth:`is_attacked` as it would be with occupancy ``occ`` and ``val`` on ``sq``.
+
+        This answers "would this move leave that square attacked" without
+        making the move: ``occ`` has the from-square cleared and the to-square
+        set, and ``sq``/``val`` say what stands on the to-square afterwards.
+        """
+        board = self.board
+        for p, mask in self.t.leap_att[by][k]:
+            if occ >> p & 1 and mask >> (val if p == sq else board[p]) & 1:
+                return True
+        for lattice, d, slide_rng, hop_rng, has_hop in self.t.ray_att[by]:
+            m = occ & lattice[k]
+            if not m:
+                continue
+            if d < 0:
+                p = m.bit_length() - 1
+                if slide_rng[val if p == sq else board[p]] >= k - p:
+                    return True
+                if has_hop:
+                    m ^= 1 << p
+                    if m:
+                        p = m.bit_length() - 1
+                        if hop_rng[val if p == sq else board[p]] >= k - p:
+                            return True
+            else:
+                low = m & -m
+                p = low.bit_length() - 1
+                if slide_rng[val if p == sq else board[p]] >= p - k:
+                    return True
+                if has_hop:
+                    m ^= low
+                    if m:
+                        p = (m & -m).bit_length() - 1
+                        if hop_rng[val if p == sq else board[p]] >= p - k:
+                            return True
+        return False
+
+    def _move_exposes(self, mv: int, c: int) -> bool:
+        """Would the move ``mv`` of colour ``c`` leave its own king attacked?"""
+        frm = mv & 127
+        to = mv >> 7 & 127
+        board = self.board
+        occ = self.occ[0] | self.occ[1]
+        if frm:
+            v = board[frm]
+            occ = (occ ^ 1 << frm) | 1 << to
+            k = to if frm == self.kings[c] else self.kings[c]
+            if board[to]:
+                v = self.t.flip[v]
+        else:
+            v = (mv >> 14) << 1 | c
+            occ |= 1 << to
+            k = self.kings[c]
+        return bool(k) and self._attacked_occ(k, c ^ 1, occ, to, v)
+
     def attackers(self, k: int, by: int) -> int:
         """The mask of squares holding pieces of colour ``by`` that attack square ``k``."""
         board = self.board
@@ -418,6 +478,129 @@ class Position:
             for f in faces:
                 out.append(base | f << 14)
 
+    def _safe_drops(self, c: int, squares: int, out: list[int]) -> None:
+        """Append the drops onto ``squares`` that leave colour ``c``'s king safe.
+
+        What a drop does to its own king depends only on the square (any piece
+        blocks a line or becomes a screen), so one trial per square serves
+        every piece in hand.
+        """
+        hand = self.hands[c]
+        if not squares or not any(hand):
+            return
+        t = self.t
+        faces = [f for ki, cnt in enumerate(hand) if cnt and ki != t.royal_kind for f in t.drop_faces[ki]]
+        k = self.kings[c]
+        e = c ^ 1
+        occ = self.occ[0] | self.occ[1]
+        attacked = self._attacked_occ
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            base = (low.bit_length() - 1) << 7
+            # Our own piece on the square is no attacker of our king (value 0 will do).
+            if not k or not attacked(k, e, occ | low, 0, 0):
+                for f in faces:
+                    out.append(base | f << 14)
+
+    def child_hash(self, m: int) -> int:
+        """The hash of the position after the move ``m``, without making it."""
+        t = self.t
+        c = self.turn
+        to = m >> 7 & 127
+        frm = m & 127
+        h = self.hash ^ t.z_side
+        if not frm:
+            f = m >> 14
+            ki = t.face_kind[f]
+            cnt = self.hands[c][ki]
+            zh = t.z_hand[c][ki]
+            return h ^ zh[cnt] ^ zh[cnt - 1] ^ t.z_board[f << 1 | c][to]
+        board = self.board
+        v = board[frm]
+        cap = board[to]
+        zb = t.z_board
+        if cap:
+            ki = t.hand_kind[cap]
+            cnt = self.hands[c][ki]
+            zh = t.z_hand[c][ki]
+            return h ^ zb[v][frm] ^ zb[cap][to] ^ zh[cnt] ^ zh[cnt + 1] ^ zb[t.flip[v]][to]
+        return h ^ zb[v][frm] ^ zb[v][to]
+
+    def hand_zobrist(self) -> int:
+        """The part of the hash that comes from the hands (``hash ^ hand_zobrist()`` keys the board)."""
+        t = self.t
+        h = 0
+        for c in (BLACK, WHITE):
+            zc = t.z_hand[c]
+            for ki, cnt in enumerate(self.hands[c]):
+                h ^= zc[ki][cnt]
+        return h
+
+    def drop_check_kinds(self) -> int:
+        """Bit ``ki`` set when a drop of kind ``ki`` (either face allowed) would check the enemy king.
+
+        Occupancy as it stands; a drop that gives a cannon of ours its screen
+        counts for every kind.  Legality beyond drop placement is not tested.
+        """
+        t = self.t
+        c = self.turn
+        ek = self.kings[c ^ 1]
+        if not ek:
+            return 0
+        squares = self._drop_squares(c)
+        if squares & self._check_region(c, ek):
+            return (1 << t.nkinds) - 1
+        occ = self.occ[0] | self.occ[1]
+        out = 0
+        for ki in range(t.nkinds):
+            if ki == t.royal_kind:
+                continue
+            for f in t.drop_faces[ki]:
+                v = f << 1 | c
+                sq = squares & t.reach[v][ek]
+                while sq:
+                    low = sq & -sq
+                    sq ^= low
+                    s = low.bit_length() - 1
+                    if t.leap_mask[v][s] >> ek & 1:
+                        out |= 1 << ki
+                        break
+                    for before, mode in t.ride_hits[v][s].get(ek, ()):
+                        if (occ & before).bit_count() == (0 if mode == SLIDE else 1):
+                            out |= 1 << ki
+                            break
+                    if out >> ki & 1:
+                        break
+        return out
+
+    def ride_checkers(self) -> int:
+        """Mask of the pieces checking the side to move along a ride (a leaper cannot be blocked)."""
+        k = self.kings[self.turn]
+        if not k:
+            return 0
+        by = self.turn ^ 1
+        checkers = self.attackers(k, by)
+        board = self.board
+        for p, mask in self.t.leap_att[by][k]:
+            if checkers >> p & 1 and mask >> board[p] & 1:
+                checkers &= ~(1 << p)
+        return checkers
+
+    def interposition_squares(self) -> int:
+        """Empty squares where the side to move could drop between its king and a ride checker."""
+        k = self.kings[self.turn]
+        if not k:
+            return 0
+        t = self.t
+        checkers = self.ride_checkers()
+        region = 0
+        while checkers:
+            low = checkers & -checkers
+            checkers ^= low
+            region |= t.between[low.bit_length() - 1][k]
+        return region & self._drop_squares(self.turn)
+
     def pseudo_legal_moves(self) -> list[int]:
         """Every move obeying piece movement and drop placement, ignoring king safety."""
         out: list[int] = []
@@ -506,7 +689,17 @@ class Position:
                 low = m & -m
                 m ^= low
                 region |= t.between[low.bit_length() - 1][k]
-            self._piece_moves(k, risky)
+            exposes = self._move_exposes
+            # King moves first: with ``first_only`` they are the likeliest answer.
+            self._piece_moves(k, buf)
+            for mv in buf:
+                if not exposes(mv, c):
+                    out.append(mv)
+                    if first_only:
+                        return out
+            self._safe_drops(c, self._drop_squares(c) & region, out)
+            if first_only and out:
+                return out[:1]
             m = own ^ (1 << k)
             while m:
                 low = m & -m
@@ -520,13 +713,12 @@ class Position:
                     for mv in buf:
                         if region >> (mv >> 7) & 1:
                             risky.append(mv)
-            self._drops(c, self._drop_squares(c) & region, risky)
         else:
             squares = self._drop_squares(c)
             self._drops(c, squares & ~danger, out)
             if first_only and out:
                 return out[:1]
-            self._drops(c, squares & danger, risky)
+            self._safe_drops(c, squares & danger, out)
             m = own
             while m:
                 low = m & -m
@@ -547,18 +739,12 @@ class Position:
                             out.append(mv)
                 if first_only and out:
                     return out[:1]
-        push = self.push
-        pop = self.pop
-        kings = self.kings
-        attacked = self.is_attacked
+        exposes = self._move_exposes
         for mv in risky:
-            push(mv)
-            if not attacked(kings[c], e):
+            if not exposes(mv, c):
                 out.append(mv)
                 if first_only:
-                    pop()
                     return out
-            pop()
         return out
 
     def has_safe_move(self) -> bool:
@@ -696,6 +882,7 @@ class Position:
         dropmate = not variant.drop_mate and bool(ek)
         # The third occurrence needs at least eight plies of history.
         rep = repetition and len(self._stack) >= 7
+        self.filtered = 0
         if not (stale or dropmate or rep):
             return moves
         disc = self._check_region(c, ek) if dropmate else 0
@@ -724,6 +911,8 @@ class Position:
                         ok = False  # a drop that mates
                 elif test_stale and not self.has_safe_move():
                     ok = False  # stalemates the opponent
+                if not ok:
+                    self.filtered += 1
             if ok and rep and self.repetitions() >= 3:
                 ok = False
             pop()
@@ -789,6 +978,7 @@ class Position:
                         low = sq & -sq
                         sq ^= low
                         cands.append((low.bit_length() - 1) << 7 | f << 14)
+        self.filtered = 0
         if not cands:
             return cands
         k = self.kings[c]
@@ -800,26 +990,51 @@ class Position:
             checkers, danger = self._king_lines(c, k)
             always_test = bool(checkers)
         dropmate = not t.variant.drop_mate
-        out = []
+        self.filtered = 0
+        occ = self.occ[0] | self.occ[1]
+        leap_mask = t.leap_mask
+        ride_hits = t.ride_hits
+        kings = self.kings
+        attacked = self.is_attacked
         push = self.push
         pop = self.pop
-        attacked = self.is_attacked
-        kings = self.kings
+        out = []
         for mv in cands:
             frm = mv & 127
-            push(mv)
-            if attacked(ek, c):
-                if (
-                    (always_test or frm == k or (danger >> frm | danger >> (mv >> 7 & 127)) & 1)
-                    and kings[c]
-                    and attacked(kings[c], e)
-                ):
-                    pass  # exposes our own king
-                elif dropmate and not frm and not self.has_safe_move():
-                    pass  # a drop that mates
-                else:
-                    out.append(mv)
-            pop()
+            to = mv >> 7 & 127
+            if frm:
+                v = board[frm]
+                if board[to]:
+                    v = flip[v]
+                occ2 = (occ ^ 1 << frm) | 1 << to
+                exact = not (disc >> frm & 1 or disc >> to & 1)
+            else:
+                v = (mv >> 14) << 1 | c
+                occ2 = occ | 1 << to
+                exact = not disc >> to & 1
+            if exact:
+                # Only the moved piece can give check: decide it from the tables.
+                if not leap_mask[v][to] >> ek & 1:
+                    for before, mode in ride_hits[v][to].get(ek, ()):
+                        n_between = (occ2 & before).bit_count()
+                        if n_between == (0 if mode == SLIDE else 1):
+                            break
+                    else:
+                        continue
+            need_safety = bool(k) and (always_test or frm == k or (danger >> frm | danger >> to) & 1)
+            need_mate = dropmate and not frm
+            if not exact and not self._attacked_occ(ek, c, occ2, to, v):
+                continue
+            if need_safety and self._move_exposes(mv, c):
+                continue  # exposes our own king
+            if need_mate:
+                push(mv)
+                mates = not self.has_safe_move()
+                pop()
+                if mates:
+                    self.filtered += 1
+                    continue  # a drop that mates
+            out.append(mv)
         return out
 
     # --- game state ----------------------------------------------------------

@@ -49,6 +49,9 @@ class Tables:
     leap_targets: list[list[tuple[int, ...]]]            # [v][s] -> targets
     ride_paths: list[list[tuple[tuple[tuple[int, ...], int, int], ...]]]  # [v][s] -> (squares, move, capture)
     reach: list[list[int]]           # [v][k] -> mask of squares from which v may attack k
+    leap_mask: list[list[int]]       # [v][s] -> mask of the leap targets of v on s
+    ride_hits: list[list[dict[int, tuple[tuple[int, int], ...]]]]
+    #   [v][s] -> {target: ((mask of the path squares before it, capture mode), ...)}
     # attack detection, per attacking colour
     leap_att: list[list[tuple[tuple[int, int], ...]]]    # [c][k] -> ((p, value mask), ...)
     ray_att: list[tuple[tuple[list[int], int, list[int], list[int], list[int]], ...]]
@@ -109,6 +112,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
     leap_targets: list[list[tuple[int, ...]]] = [[()] * (n + 1) for _ in range(nvalues)]
     ride_paths: list[list[tuple]] = [[()] * (n + 1) for _ in range(nvalues)]
     reach = [[0] * (n + 1) for _ in range(nvalues)]
+    leap_mask = [[0] * (n + 1) for _ in range(nvalues)]
+    ride_hits: list[list[dict]] = [[{} for _ in range(n + 1)] for _ in range(nvalues)]
     for f in range(1, nfaces + 1):
         ki = face_kind[f]
         kind = kinds[ki]
@@ -130,16 +135,22 @@ def tables_for(variant: Variant, n: int) -> Tables:
                         targets.append(t)
                         reach[v][t] |= 1 << s
                 leap_targets[v][s] = tuple(targets)
+                for t_ in targets:
+                    leap_mask[v][s] |= 1 << t_
                 paths = []
                 for ride in face.rides:
                     step = ride.direction * fw * ride.stride
                     limit = ride.max_distance or FAR
                     path = []
                     t = s + step
+                    before = 0
                     while 1 <= t <= n and abs(t - s) <= limit:
                         path.append(t)
                         if ride.capture != "none":
                             reach[v][t] |= 1 << s
+                            hits = ride_hits[v][s]
+                            hits[t] = hits.get(t, ()) + ((before, _MODE[ride.capture]),)
+                        before |= 1 << t
                         t += step
                     if path:
                         paths.append((tuple(path), _MODE[ride.move], _MODE[ride.capture]))
@@ -227,6 +238,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
         leap_targets=leap_targets,
         ride_paths=ride_paths,
         reach=reach,
+        leap_mask=leap_mask,
+        ride_hits=ride_hits,
         leap_att=leap_att,
         ray_att=ray_att,
         nkinds=len(kinds),
