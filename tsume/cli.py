@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from .collection import find, load
 from .errors import TsumeError
 from .perft import divide, perft
 from .position import Position
@@ -123,6 +124,147 @@ def perft_command(variant_spec: str, position: str | None, depth: int, do_divide
             click.echo(f"{move}: {count}")
     rate = f", {nodes / seconds:,.0f} nodes/s" if seconds > 0 else ""
     click.echo(f"perft {depth}: {nodes} nodes in {seconds:.3f} s{rate}")
+
+
+EXIT_MATE, EXIT_NOMATE, EXIT_LIMIT = 0, 1, 3
+
+
+def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
+    if not enabled:
+        return None
+
+    def report(stats: dict) -> None:
+        click.echo(
+            f"tsume: searching... {stats['nodes']:,} nodes, {stats['seconds']:.1f} s, "
+            f"{stats['nodes_per_second']:,.0f} nodes/s, {stats['table_entries']:,} table entries",
+            err=True,
+        )
+
+    return report
+
+
+def _load_problem(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> tuple[str, str, str | None]:
+    """(position, variant spec, defender hand) from the arguments or a collection."""
+    if file is not None:
+        if position is not None:
+            raise TsumeError("give either POSITION or --file/--id, not both")
+        problems = load(file)
+        if pid is None:
+            if len(problems) != 1:
+                raise TsumeError(f"{file}: holds {len(problems)} problems; choose one with --id")
+            pr = problems[0]
+        else:
+            pr = find(problems, pid, file)
+        return pr.position, variant_spec or pr.variant, pr.defender
+    if pid is not None:
+        raise TsumeError("--id needs --file")
+    if position is None:
+        raise TsumeError("give a POSITION or --file F --id ID")
+    return position, variant_spec or "ito", None
+
+
+def _human_report(result, pos: Position, verbose: bool) -> str:
+    from .solve import MATE, NOMATE
+
+    out = [diagram(pos, compact=True), ""]
+    if result.status == MATE:
+        out.append(f"Mate in {result.length} plies.")
+        pairs = []
+        for i, (plain, readable) in enumerate(zip(result.mainline, result.readable), 1):
+            pairs.append(f"{i}. {readable}")
+        out.append("Main line: " + "  ".join(pairs))
+        out.append("Move strings: " + " ".join(result.mainline))
+        out.append(f"Left in the attacker's hand: {result.leftover}")
+        if result.variations:
+            out.append("Variations (defender alternatives on the main line):")
+            for v in result.variations:
+                head = f"  at ply {v.ply + 1}: {v.readable}"
+                if v.useless:
+                    out.append(f"{head}  -- useless interposition (refuted, not counted)")
+                else:
+                    line = " ".join(v.line)
+                    out.append(f"{head}  -> {v.length} plies, leftover {v.leftover}: {line}")
+    elif result.status == NOMATE:
+        out.append("No mate" + (f" within {result.stats.get('max_length')} plies." if result.stats.get("max_length") else "."))
+    else:
+        extra = f"; a mate within {result.upper_bound} plies was found" if result.upper_bound else ""
+        out.append(f"Unknown: stopped by the {result.reason or 'limit'}{extra}.")
+    if result.first_moves is not None:
+        out.append("First moves:")
+        for fm in result.first_moves:
+            length = f" in {fm['length']}" if fm["length"] else ""
+            out.append(f"  {fm['move']}: {fm['status']}{length}")
+    st = result.stats
+    out.append(
+        f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['nodes_per_second']:,.0f} nodes/s, "
+        f"{st['table_entries']:,} table entries, peak memory {st['peak_memory_mb']} MB"
+    )
+    if verbose:
+        out.append(f"Position: {result.position}  variant: {result.variant}")
+    return "\n".join(out)
+
+
+@main.command("solve")
+@click.option("--variant", "-v", "variant_spec", default=None, metavar="V", help="ito (default) or rutherford, with switches as for show.")
+@click.option("--file", "-f", "file", default=None, metavar="F", help="A problem collection file.")
+@click.option("--id", "pid", default=None, metavar="ID", help="The problem's id in --file.")
+@click.option("--defender-hand", default=None, metavar="H", help="rest (default), none, or letters: what the defender holds.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S", help="Stop after S seconds.")
+@click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N nodes.")
+@click.option("--memory", "memory_mb", type=click.FloatRange(min=1), default=None, metavar="MB", help="Bound the table to about MB megabytes.")
+@click.option("--max-length", type=click.IntRange(min=1), default=None, metavar="L", help="Only mates within L plies.")
+@click.option("--all-first-moves", is_flag=True, help="Also solve after every legal checking first move.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--verbose", is_flag=True, help="More detail.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.argument("position", required=False)
+@friendly_errors
+def solve_command(
+    variant_spec: str | None,
+    file: str | None,
+    pid: str | None,
+    defender_hand: str | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    memory_mb: float | None,
+    max_length: int | None,
+    all_first_moves: bool,
+    as_json: bool,
+    verbose: bool,
+    quiet: bool,
+    position: str | None,
+) -> None:
+    """Solve a tsume: shortest mate by continuous checks against the longest defence.
+
+    Exit status: 0 mate, 1 no mate, 3 a limit stopped the search, 2 bad input.
+    """
+    from .conventions import tsume_position
+    from .solve import MATE, NOMATE, solve
+
+    text, spec, defender = _load_problem(position, file, pid, variant_spec)
+    variant = get_variant(spec)
+    pos = tsume_position(text, variant, defender_hand=defender_hand or defender)
+    result = solve(
+        pos,
+        variant=variant,
+        max_length=max_length,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        memory_limit_mb=memory_mb,
+        progress=_progress_printer(not quiet),
+        defender_hand="as-given",
+        all_first_moves=all_first_moves,
+    )
+    if max_length is not None:
+        result.stats["max_length"] = max_length
+    if as_json:
+        data = result.to_dict()
+        if data["leftover"] is None and result.status == MATE:
+            data["leftover"] = "-"
+        click.echo(json.dumps(data))
+    else:
+        click.echo(_human_report(result, pos, verbose))
+    sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,12 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .conventions import handed_back, interposition_square
-from .hands import HandTable
+from .hands import INF, NOT_PROVEN, HandTable
 from .position import Position
 
 __all__ = ["DfPn", "INF", "SearchLimit", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
 
-INF = 1 << 40
 PROVEN, DISPROVEN, UNKNOWN = "proven", "disproven", "unknown"
 
 
@@ -196,7 +195,7 @@ class DfPn:
                     pn1 = pn2 = INF
                     dn_sum = 0
                     best_dn = 0
-                    proof_len = INF
+                    proof_len = NOT_PROVEN
                     proof_entry = None
                     proof_kid = -1
                     dis_b = INF

@@ -29,9 +29,11 @@ from __future__ import annotations
 
 from .position import Position
 
-__all__ = ["HandTable", "Entry", "INF", "HandOps", "FIELD_BITS"]
+__all__ = ["HandTable", "Entry", "INF", "NOT_PROVEN", "HandOps", "FIELD_BITS"]
 
 INF = 1 << 40
+#: "never proven": above every bound, INF included (bounds only grow by small steps past INF)
+NOT_PROVEN = 1 << 62
 FIELD_BITS = 5
 _FIELD = (1 << FIELD_BITS) - 1
 _CAP = 15  # largest count a field holds; "any number" is stored as _CAP
@@ -109,7 +111,7 @@ class Entry:
         self.pn = 1
         self.dn = 1
         self.b = -1
-        self.proven_b = INF
+        self.proven_b = NOT_PROVEN
         self.disproven_b = -1
         self.rep: frozenset[int] | None = None
         self.rep_b = -1

@@ -258,7 +258,7 @@ def solve(
             result.status = NOMATE
         else:
             entry = engine.table.entries.get(engine.pos.hash)
-            upper = entry.proven_b if entry is not None and entry.proven_b < INF else bound
+            upper = entry.proven_b if entry is not None and entry.proven_b <= bound else bound
             result.upper_bound = upper
             ex = _Extractor(engine)
             length = ex.shortest(min(upper, bound))
@@ -335,7 +335,7 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
             entry = {"move": name, "status": NOMATE, "length": None}
             if status == PROVEN:
                 e = engine.table.entries.get(pos.hash)
-                upper = e.proven_b if e is not None and e.proven_b < INF else bound - 1
+                upper = e.proven_b if e is not None and e.proven_b < bound else bound - 1
                 for v in range(0, upper + 1, 2):
                     if engine._solve(v) == PROVEN:
                         entry = {"move": name, "status": MATE, "length": v + 1}

@@ -1,0 +1,43 @@
+"""Unbounded searches (no max_length) must agree with bounded ones.
+
+Regression: a table entry's "not proven" marker once equalled the unbounded
+bound, so every entry looked proven to an unbounded search.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tsume.conventions import tsume_position
+from tsume.dfpn import INF, DfPn
+from tsume.generate import random_tsume
+from tsume.reference import reference_solve
+from tsume.solve import solve
+
+
+def test_goose_chase_is_no_mate_without_a_bound():
+    # A lone goose drop checks the king on 1; k1-2 leaves the goose no check.
+    pos = tsume_position("k30 b G", "ito")
+    assert DfPn(pos, node_limit=10_000).search(INF) == "disproven"
+    assert solve("k30 b G", variant="ito", node_limit=10_000).status == "nomate"
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_unbounded_status_matches_reference(variant):
+    rng = random.Random(4242)
+    checked = 0
+    for _ in range(60):
+        pos = tsume_position(random_tsume(rng, variant, attacker_hand=(0, 2)), variant, defender_hand="none")
+        r = solve(pos, variant=variant, node_limit=50_000, defender_hand="as-given")
+        if r.status == "unknown":
+            continue
+        line, _ = reference_solve(pos, 5)
+        if line is not None:
+            # A mate within 5 exists: the unbounded solve must find exactly it.
+            assert r.status == "mate" and r.length == line.length, pos.fen()
+        elif r.status == "mate":
+            assert r.length > 5, pos.fen()
+        checked += 1
+    assert checked >= 40
