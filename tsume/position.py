@@ -1126,7 +1126,8 @@ class Position:
         if v & 1 == WHITE:
             letter, new = letter.lower(), new.lower()
         if self.board[to]:
-            return f"{letter}{frm}x{to}={new}"
+            # A king never flips, so there is nothing to say after its capture.
+            return f"{letter}{frm}x{to}" + ("" if t.royal[v] else f"={new}")
         return f"{letter}{frm}-{to}"
 
     def hand_string(self, colour: int) -> str:
