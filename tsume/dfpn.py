@@ -140,7 +140,7 @@ class DfPn:
         pos = self.pos
         h = pos.hash
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 1023 or self.nodes == self.node_limit:
             self._tick()
         start_nodes = self.nodes
         table = self.table
@@ -187,9 +187,27 @@ class DfPn:
         push = pos.push
         pop = pos.pop
         variant = pos.t.variant
+
+        def value(kid: list) -> tuple:
+            kh = kid[1]
+            if kh in path:
+                return INF, 0, INF, (kh,), None
+            v = lookup(kh, kid[4], kid[5], kid[6], cb, path)
+            if v[1] == 0 and kid[2]:
+                if self._useless(kid[0], kid[2], b):
+                    return 0, INF, -1, None, None
+            return v
+
+        # Children only ever get stronger in the table (a proof stays a proof,
+        # and a repetition disproof rests on this unchanging line), so each
+        # child is looked up once and again only after it has been searched.
+        vals = [value(kid) for kid in kids]
+        last = -1
         result: tuple[int, int]
         try:
             while True:
+                if last >= 0:
+                    vals[last] = value(kids[last])
                 if or_node:
                     best = -1
                     pn1 = pn2 = INF
@@ -204,11 +222,7 @@ class DfPn:
                     dl = 0
                     d_exact = filtered > 0
                     for i, kid in enumerate(kids):
-                        kh = kid[1]
-                        if kh in path:
-                            cpn, cdn, cx, crep, ce = INF, 0, INF, (kh,), None
-                        else:
-                            cpn, cdn, cx, crep, ce = lookup(kh, kid[4], kid[5], kid[6], cb, path)
+                        cpn, cdn, cx, crep, ce = vals[i]
                         if cpn < pn1:
                             pn2 = pn1
                             pn1 = cpn
@@ -281,16 +295,9 @@ class DfPn:
                     du = ops.full
                     disproved = None
                     for i, kid in enumerate(kids):
-                        kh = kid[1]
-                        if kh in path:
-                            cpn, cdn, cx, crep, ce = INF, 0, INF, (kh,), None
-                        else:
-                            cpn, cdn, cx, crep, ce = lookup(kh, kid[4], kid[5], kid[6], cb, path)
-                        if cdn == 0 and kid[2]:
-                            useless = self._useless(kid[0], kid[2], b)
-                            if useless:
-                                cpn, cdn, cx, crep, ce = 0, INF, -1, None, None
-                                used_useless = True
+                        cpn, cdn, cx, crep, ce = vals[i]
+                        if cx == -1:
+                            used_useless = True
                         if cdn == 0:
                             disproved = (i, cx, crep, ce)
                             break
@@ -368,6 +375,7 @@ class DfPn:
                 push(kids[best][0])
                 self._mid(cb, child_th_pn, child_th_dn)
                 pop()
+                last = best
         finally:
             del path[h]
         return result
