@@ -540,38 +540,19 @@ class Position:
     def drop_check_kinds(self) -> int:
         """Bit ``ki`` set when a drop of kind ``ki`` (either face allowed) would check the enemy king.
 
-        Occupancy as it stands; a drop that gives a cannon of ours its screen
-        counts for every kind.  Legality beyond drop placement is not tested.
+        Occupancy as it stands; a drop that may give a cannon of ours its
+        screen counts for every kind.  Legality beyond drop placement is not tested.
         """
         t = self.t
         c = self.turn
         ek = self.kings[c ^ 1]
         if not ek:
             return 0
-        squares = self._drop_squares(c)
-        if squares & self._check_region(c, ek):
-            return (1 << t.nkinds) - 1
-        occ = self.occ[0] | self.occ[1]
+        masks = self._checking_drop_squares(c, ek, self._check_region(c, ek), range(t.nkinds))
         out = 0
-        for ki in range(t.nkinds):
-            if ki == t.royal_kind:
-                continue
-            for f in t.drop_faces[ki]:
-                v = f << 1 | c
-                sq = squares & t.reach[v][ek]
-                while sq:
-                    low = sq & -sq
-                    sq ^= low
-                    s = low.bit_length() - 1
-                    if t.leap_mask[v][s] >> ek & 1:
-                        out |= 1 << ki
-                        break
-                    for before, mode in t.ride_hits[v][s].get(ek, ()):
-                        if (occ & before).bit_count() == (0 if mode == SLIDE else 1):
-                            out |= 1 << ki
-                            break
-                    if out >> ki & 1:
-                        break
+        for f, mask in masks.items():
+            if mask:
+                out |= 1 << t.face_kind[f]
         return out
 
     def ride_checkers(self) -> int:
@@ -858,9 +839,39 @@ class Position:
                 disc |= between[s][ek]
         return disc
 
-    def _may_check_drop(self, m: int, c: int, ek: int, disc: int) -> bool:
-        to = m >> 7 & 127
-        return bool((self.t.reach[(m >> 14) << 1 | c][ek] | disc) >> to & 1)
+    def _checking_drop_squares(self, c: int, ek: int, disc: int, kinds: Iterable[int] | None = None) -> dict[int, int]:
+        """For each face colour ``c`` may drop: the mask of drop squares from which it checks ``ek``.
+
+        ``kinds`` defaults to the kinds in ``c``'s hand.  Squares in ``disc``
+        (where a drop may give one of our cannons its screen) are included for
+        every face: the caller tests them exactly.
+        """
+        t = self.t
+        occ = self.occ[0] | self.occ[1]
+        squares = self._drop_squares(c)
+        if kinds is None:
+            kinds = [ki for ki, cnt in enumerate(self.hands[c]) if cnt]
+        out: dict[int, int] = {}
+        for ki in kinds:
+            if ki == t.royal_kind:
+                continue
+            for f in t.drop_faces[ki]:
+                v = f << 1 | c
+                mask = squares & disc
+                cand = squares & t.reach[v][ek] & ~disc
+                while cand:
+                    low = cand & -cand
+                    cand ^= low
+                    to = low.bit_length() - 1
+                    if t.leap_mask[v][to] >> ek & 1:
+                        mask |= low
+                        continue
+                    for before, mode in t.ride_hits[v][to].get(ek, ()):
+                        if ((occ | low) & before).bit_count() == (0 if mode == SLIDE else 1):
+                            mask |= low
+                            break
+                out[f] = mask
+        return out
 
     def legal_moves(self, repetition: bool | None = None) -> list[int]:
         """Every legal move.
@@ -886,12 +897,15 @@ class Position:
         if not (stale or dropmate or rep):
             return moves
         disc = self._check_region(c, ek) if dropmate else 0
+        # Drops that give check (or may, through a cannon's new screen): only
+        # these can fall foul of the drop-mate ban.
+        checking = self._checking_drop_squares(c, ek, disc) if dropmate else {}
         out = []
         push = self.push
         pop = self.pop
         attacked = self.is_attacked
         for m in moves:
-            test_mate = dropmate and not m & 127 and self._may_check_drop(m, c, ek, disc)
+            test_mate = dropmate and not m & 127 and bool(checking.get(m >> 14, 0) >> (m >> 7 & 127) & 1)
             test_stale = stale
             if stale:
                 touch = 1 << (m & 127) | 1 << (m >> 7 & 127)
