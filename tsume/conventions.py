@@ -7,6 +7,8 @@ attacker's hand, unless the problem states the defender's hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .errors import PositionError
 from .position import COLOUR_NAMES, Position
 from .variant import Variant, get_variant
@@ -16,6 +18,7 @@ __all__ = [
     "ranged_checkers",
     "interposition_square",
     "handed_back",
+    "recaptures",
     "hand_count",
 ]
 
@@ -103,6 +106,20 @@ def interposition_square(pos: Position, m: int, ranged: int) -> int:
         if between[c][k] >> to & 1:
             return c
     return 0
+
+
+def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]":
+    """After an interposition on ``square`` (attacker to move in ``pos``): for every
+    legal check by which the piece on ``checker`` captures it, the position after
+    that capture with the captured piece handed back to the defender."""
+    for x in pos.checks():
+        if x & 127 != checker or x >> 7 & 127 != square:
+            continue
+        pos.push(x)
+        kind = pos.t.hand_kind[pos._stack[-1][1]]
+        back = handed_back(pos, kind)
+        pos.pop()
+        yield back
 
 
 def handed_back(pos: Position, kind: int) -> Position:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .conventions import handed_back, interposition_square
+from .conventions import interposition_square, recaptures
 from .hands import INF, NOT_PROVEN, HandTable
 from .position import Position
 
@@ -476,13 +476,7 @@ class DfPn:
         verdict = False
         pos.push(d)
         try:
-            for x in pos.checks():
-                if x & 127 != checker or x >> 7 & 127 != to:
-                    continue
-                pos.push(x)
-                kind = pos.t.hand_kind[pos._stack[-1][1]]
-                back = handed_back(pos, kind)
-                pos.pop()
+            for back in recaptures(pos, checker, to):
                 status, dep = self._nested(back, b)
                 dependent |= dep
                 if status == PROVEN:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .conventions import handed_back, hand_count, interposition_square, ranged_checkers
+from .conventions import hand_count, interposition_square, ranged_checkers, recaptures
 from .position import Position
 
 __all__ = ["ReferenceSolver", "RefLine", "reference_solve"]
@@ -122,13 +122,7 @@ class ReferenceSolver:
         pos.push(d)
         try:
             captured = False
-            for x in pos.checks():
-                if x & 127 != checker or x >> 7 & 127 != to:
-                    continue
-                pos.push(x)
-                kind = pos.t.hand_kind[pos._stack[-1][1]]
-                back = handed_back(pos, kind)
-                pos.pop()
+            for back in recaptures(pos, checker, to):
                 saved = self.pos
                 self.pos = back
                 try:
