@@ -48,7 +48,7 @@ class Options:
     hand_dominance: bool = True
     one_ply_mate: bool = False  # measured: fewer nodes but more time in pure Python (docs/performance.md)
     same_square_max: bool = True
-    heuristic_init: bool = True
+    heuristic_init: bool = False  # measured: more nodes on random problems (docs/performance.md)
 
 
 class DfPn:
@@ -62,6 +62,7 @@ class DfPn:
         time_limit: float | None = None,
         memory_limit_mb: float | None = None,
         progress: Callable[[dict], None] | None = None,
+        progress_interval: float = 1.0,
         options: Options | None = None,
     ) -> None:
         self.pos = pos.copy()
@@ -75,7 +76,8 @@ class DfPn:
         self.max_entries = int(memory_limit_mb * 1e6 / 400) if memory_limit_mb else None
         self.progress = progress
         self.started = time.perf_counter()
-        self._next_progress = self.started + 1.0
+        self.progress_interval = progress_interval
+        self._next_progress = self.started + progress_interval
         self.gc_runs = 0
         self.useless_cache: dict[tuple[int, int, int], bool] = {}
 
@@ -131,7 +133,7 @@ class DfPn:
             self.table.collect(self.max_entries // 2)
             self.gc_runs += 1
         if self.progress is not None and now >= self._next_progress:
-            self._next_progress = now + 1.0
+            self._next_progress = now + self.progress_interval
             self.progress(self.stats())
 
     # --- the search --------------------------------------------------------------
@@ -187,6 +189,7 @@ class DfPn:
         push = pos.push
         pop = pos.pop
         variant = pos.t.variant
+        heuristic = self.options.heuristic_init
 
         def value(kid: list) -> tuple:
             kh = kid[1]
@@ -196,6 +199,8 @@ class DfPn:
             if v[1] == 0 and kid[2]:
                 if self._useless(kid[0], kid[2], b):
                     return 0, INF, -1, None, None
+            if heuristic and v[4] is None and v[0] == 1 and v[1] == 1 and not table.known(kh):
+                return kid[9], kid[10], 0, None, None
             return v
 
         # Children only ever get stronger in the table (a proof stays a proof,
@@ -383,7 +388,8 @@ class DfPn:
     # --- children and hands --------------------------------------------------------
 
     def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[list]:
-        """[move, hash, interposed checker, group, board key, attacker hand, defender hand, hand kind, +1/-1/0]."""
+        """[move, hash, interposed checker, group, board key, attacker hand, defender hand,
+        hand kind, +1/-1/0, initial pn, initial dn]."""
         t = pos.t
         board = pos.board
         c = pos.turn
@@ -394,6 +400,8 @@ class DfPn:
         ranged = 0 if or_node else pos.ride_checkers()
         same_square = self.options.same_square_max and not or_node
         child_hash = pos.child_hash
+        ek = pos.kings[c ^ 1]
+        king = pos.kings[c]
         kids = []
         for i, m in enumerate(moves):
             ch = child_hash(m)
@@ -421,7 +429,14 @@ class DfPn:
             # Drops onto one square form a group whose numbers count once:
             # they mostly share their fate.
             group = to if same_square and not frm else -1 - i
-            kids.append([m, ch, checker, group, ch ^ chz, ca, cd, ki, sign])
+            # Initial numbers of an unseen child: a check from a distance leaves
+            # the king more room (harder to prove); a defence other than a king
+            # move is more often refuted (harder to disprove).
+            if or_node:
+                init_pn, init_dn = (1 if abs(to - ek) <= 1 else 2), 1
+            else:
+                init_pn, init_dn = 1, (1 if frm == king else 2)
+            kids.append([m, ch, checker, group, ch ^ chz, ca, cd, ki, sign, init_pn, init_dn])
         return kids
 
     @staticmethod

@@ -226,6 +226,7 @@ def solve(
     node_limit: int | None = None,
     memory_limit_mb: float | None = None,
     progress: Callable[[dict], None] | None = None,
+    progress_interval: float = 1.0,
     defender_hand: str | None = None,
     all_first_moves: bool = False,
     variations: bool = True,
@@ -237,8 +238,9 @@ def solve(
     the defender holds the rest of the set unless the string names defender
     pieces or ``defender_hand`` says otherwise (``"none"``, ``"rest"``,
     letters).  ``max_length`` bounds the counted length (plies).  Limits stop
-    the search with status ``unknown``.  ``progress`` is called about once a
-    second with the statistics so far.
+    the search with status ``unknown``.  ``progress`` is called every
+    ``progress_interval`` seconds (checked every 1024 nodes) with the
+    statistics so far.
     """
     pos = tsume_position(position, variant, defender_hand=defender_hand)
     engine = DfPn(
@@ -247,6 +249,7 @@ def solve(
         time_limit=time_limit,
         memory_limit_mb=memory_limit_mb,
         progress=progress,
+        progress_interval=progress_interval,
         options=options,
     )
     result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
