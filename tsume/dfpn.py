@@ -79,7 +79,8 @@ class DfPn:
         self.progress_interval = progress_interval
         self._next_progress = self.started + progress_interval
         self.gc_runs = 0
-        self.useless_cache: dict[tuple[int, int, int], bool] = {}
+        self.useless_cache: dict[tuple[int, int], bool] = {}
+        self.r_cache: dict[int, int] = {}
 
     # --- public ------------------------------------------------------------
 
@@ -477,25 +478,31 @@ class DfPn:
         return dh
 
     def _useless(self, d: int, checker: int, b: int) -> bool | None:
-        """Is the interposition ``d`` (defender to move here) useless with ``b`` plies left?
+        """Is the interposition ``d`` (defender to move here) useless?
 
-        None when the answer depends on the current line (not cached then).
+        Useless: the checker's capture with the piece handed back leaves a
+        position mated within R, the value of the defender's best defence that
+        is not an interposition (0 if none), and the real position after ``d``
+        is mated within R + 1.  ``b`` only bounds the search for R.  None when
+        the answer depends on the current line or on a larger ``b``.
         """
         pos = self.pos
-        key = (pos.hash, d, b)
+        key = (pos.hash, d)
         cached = self.useless_cache.get(key)
         if cached is not None:
             return cached
+        r, dependent = self._best_other(b)
+        if r is None:
+            return None
         to = d >> 7 & 127
-        dependent = False
         verdict = False
         pos.push(d)
         try:
             for back in recaptures(pos, checker, to):
-                status, dep = self._nested(back, b)
+                status, dep = self._nested(back, r)
                 dependent |= dep
                 if status == PROVEN:
-                    status2, dep2 = self._nested(None, b + 1)
+                    status2, dep2 = self._nested(None, r + 1)
                     dependent |= dep2
                     verdict = status2 == PROVEN
                     break
@@ -505,6 +512,43 @@ class DfPn:
             return None
         self.useless_cache[key] = verdict
         return verdict
+
+    def _best_other(self, b: int) -> tuple[int | None, bool]:
+        """R for the defender to move here: the longest value of its defences that
+        are not interpositions (0 if none); None if one is not mated within b - 1."""
+        pos = self.pos
+        h = pos.hash
+        cached = self.r_cache.get(h)
+        if cached is not None:
+            return cached, False
+        ranged = pos.ride_checkers()
+        best = 0
+        dependent = False
+        added = h not in self.path
+        if added:
+            self.path[h] = 1
+        try:
+            for d in pos.evasions():
+                if interposition_square(pos, d, ranged):
+                    continue
+                pos.push(d)
+                try:
+                    for v in range(1, b, 2):
+                        status, dep = self._nested(None, v)
+                        dependent |= dep
+                        if status == PROVEN:
+                            best = max(best, 1 + v)
+                            break
+                    else:
+                        return None, dependent
+                finally:
+                    pos.pop()
+        finally:
+            if added:
+                del self.path[h]
+        if not dependent:
+            self.r_cache[h] = best
+        return best, dependent
 
     def _nested(self, other: Position | None, b: int) -> tuple[str, bool]:
         """Search ``other`` (or the current position) to a result; (status, rests on the line)."""

@@ -8,10 +8,11 @@ implements the conventions of docs/solver.md directly:
 * a repeated position on the current line fails for the attacker;
 * an interposition on the line of a ride checker is *useless* when the
   checker can capture it with a check and the position after that capture,
-  with the piece handed back to the defender, is mated within the same
-  remaining length, while the real position after the interposition is still
-  mated within one ply more; useless interpositions must be refuted but are
-  not counted;
+  with the piece handed back to the defender, is mated within R counted
+  plies -- R being the value of the defender's best defence that is not an
+  interposition (0 if it has none) -- while the real position after the
+  interposition is still mated within R + 1; useless interpositions must be
+  refuted but are not counted;
 * the value of a line is (length, pieces left in the attacker's hand): the
   attacker takes the shortest then the most pieces left, the defender the
   longest then the fewest.
@@ -95,50 +96,93 @@ class ReferenceSolver:
         ranged = ranged_checkers(pos)
         dependent = False
         result = True
+        interpositions = []
+        # Every defence must be mated within b - 1 ...
         for d in moves:
-            checker = interposition_square(pos, d, ranged)
-            if checker:
-                useless, dep = self.useless(d, checker, b)
-                dependent |= dep
-                if useless:
-                    continue
             pos.push(d)
             ok, dep = self.mate(b - 1)
             pos.pop()
-            if not ok:
+            dependent |= dep
+            if ok:
+                continue
+            checker = interposition_square(pos, d, ranged)
+            if not checker:
                 result, dependent = False, dep
                 break
-            dependent |= dep
+            interpositions.append((d, checker))
+        # ... unless it is a useless interposition.
+        if result:
+            for d, checker in interpositions:
+                useless, dep = self.useless(d, checker, b)
+                dependent |= dep
+                if not useless:
+                    result = False
+                    break
         self.path.discard(key)
         if not dependent:
             self.memo[memo_key] = result
         return result, dependent
 
-    def useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
-        """Is the interposition ``d`` useless with ``b`` plies remaining (see module doc)?"""
+    def best_other(self, b: int) -> tuple[int | None, bool]:
+        """R: the longest counted value of the defender's defences that are not
+        interpositions (0 if there are none); None if one is not mated within b - 1."""
         pos = self.pos
-        to = d >> 7 & 127
+        ranged = ranged_checkers(pos)
+        best = 0
         dependent = False
-        pos.push(d)
+        for d in pos.evasions():
+            if interposition_square(pos, d, ranged):
+                continue
+            pos.push(d)
+            try:
+                for v in range(1, b, 2):
+                    ok, dep = self.mate(v)
+                    dependent |= dep
+                    if ok:
+                        best = max(best, 1 + v)
+                        break
+                else:
+                    return None, dependent
+            finally:
+                pos.pop()
+        return best, dependent
+
+    def useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
+        """Is the interposition ``d`` useless (see module doc)?  ``b``, the defender's
+        bound here, only limits the search for the other defences' value R."""
+        pos = self.pos
+        key = pos.key()
+        added = key not in self.path
+        if added:
+            self.path.add(key)
         try:
-            captured = False
-            for back in recaptures(pos, checker, to):
-                saved = self.pos
-                self.pos = back
-                try:
-                    ok, dep = self.defended(b)
-                finally:
-                    self.pos = saved
-                dependent |= dep
-                if ok:
-                    captured = True
-                    break
-            if not captured:
+            r, dependent = self.best_other(b)
+            if r is None:
                 return False, dependent
-            ok, dep = self.mate(b + 1)
-            return ok, dependent or dep
+            to = d >> 7 & 127
+            pos.push(d)
+            try:
+                captured = False
+                for back in recaptures(pos, checker, to):
+                    saved = self.pos
+                    self.pos = back
+                    try:
+                        ok, dep = self.defended(r)
+                    finally:
+                        self.pos = saved
+                    dependent |= dep
+                    if ok:
+                        captured = True
+                        break
+                if not captured:
+                    return False, dependent
+                ok, dep = self.mate(r + 1)
+                return ok, dependent or dep
+            finally:
+                pos.pop()
         finally:
-            pos.pop()
+            if added:
+                self.path.discard(key)
 
     # --- values and lines ------------------------------------------------
 

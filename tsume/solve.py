@@ -316,6 +316,10 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
             ex.engine.path[pos.hash] = 1
             pushed.append(pos.hash)
             pos.push(m)
+        # At the mate itself the defender may still have interpositions: all
+        # of them useless (else it would not be mate).  They are alternatives too.
+        for d, _useless, _value, _line, _left in ex.defender_choices(0):
+            out.append(Variation(len(moves), pos.move_str(d), pos.move_readable(d), True, None, None))
     finally:
         for _ in pushed:
             pos.pop()
