@@ -238,8 +238,15 @@ def test_effective_interposition_is_counted():
     var = variations_at(r, 1)
     assert set(var) == {"+P*3", "S*3", "+S*3", "N*3", "+N*3", "B*3", "+B*3", "L*3", "+L*3"}
     assert all(not useless and length == 3 for useless, length, _ in var.values())
-    # 13-7 and 13-9 (checks from 6 and 8 squares away) mate in 3 as well
-    assert mating(r) == {"13-5": 3, "13-7": 3, "13-9": 3}
+    # 13-7 (a check from 6 squares away) mates in 3 as well: a drop on 5 is taken
+    # 7x5, the new Cannon checks over S4, and with the piece handed back White's only
+    # answer, a drop on 3, is taken again (5x3, a Bishop, protected by S4): mate, so
+    # the drop on 5 is useless (value 0 <= R = 0); a drop on 3 is counted (4x3 mates).
+    # 13-9 does NOT: after P*7, 9x7 makes a Cannon checking over S4, and White can
+    # then drop on 6, which the Cannon cannot take (no screen between 7 and 6).  So
+    # P*7 is effective, and after it there is no mate in 1 (S4-3 is taken by the
+    # king): 13-9 needs more than 3 plies.
+    assert mating(r) == {"13-5": 3, "13-7": 3}
 
 
 # --- d. the longest defence ------------------------------------------------------------

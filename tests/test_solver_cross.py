@@ -89,16 +89,16 @@ RICH = (
 
 GROUPS = [
     # Ito: 31 squares, the defender's interpositions make it the costlier game.
-    Group("ito", 3, range(0, 230), 1000, 220, SMALL),
-    Group("ito", 3, range(230, 460), 1000, 220, SMALL),
-    Group("ito", 5, range(10_000, 10_130), 3000, 120, SMALL_HAND1),
-    Group("ito", 5, range(30_000, 30_060), 4000, 54, RICH),
-    Group("ito", 7, range(20_000, 20_020), 5000, 18, RICH),
+    Group("ito", 3, range(0, 230), 2000, 220, SMALL),
+    Group("ito", 3, range(230, 460), 2000, 220, SMALL),
+    Group("ito", 5, range(10_000, 10_130), 3000, 115, SMALL_HAND1),
+    Group("ito", 5, range(30_000, 30_060), 4000, 50, RICH),
+    Group("ito", 7, range(20_000, 20_020), 5000, 16, RICH),
     # Rutherford: board length 11..25 drawn by the generator.
-    Group("rutherford", 3, range(0, 230), 1000, 220, SMALL),
-    Group("rutherford", 3, range(230, 460), 1000, 220, SMALL),
-    Group("rutherford", 5, range(10_000, 10_130), 3000, 120, SMALL),
-    Group("rutherford", 7, range(20_000, 20_020), 5000, 19, SMALL),
+    Group("rutherford", 3, range(0, 230), 2000, 220, SMALL),
+    Group("rutherford", 3, range(230, 460), 2000, 220, SMALL),
+    Group("rutherford", 5, range(10_000, 10_130), 3000, 115, SMALL),
+    Group("rutherford", 7, range(20_000, 20_020), 5000, 16, SMALL),
 ]
 
 
