@@ -5,6 +5,7 @@ from __future__ import annotations
 from tsume.solve import solve
 
 NINE = "7H1+F2k18 b TCG 1"  # a 9-ply Ito problem (tsume generator, seed 27)
+THIRTEEN = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford problem (problems/examples.tsume)
 
 
 def test_node_limit_gives_unknown_and_exit_code():
@@ -14,15 +15,15 @@ def test_node_limit_gives_unknown_and_exit_code():
 
 
 def test_memory_bound_collects_garbage_and_stays_exact():
-    free = solve(NINE, variant="ito", variations=False)
-    tight = solve(NINE, variant="ito", variations=False, memory_limit_mb=0.4)
+    free = solve(THIRTEEN, variant="rutherford", variations=False)
+    tight = solve(THIRTEEN, variant="rutherford", variations=False, memory_limit_mb=0.05)
     assert tight.stats["gc_runs"] > 0
     assert (tight.status, tight.length, tight.mainline) == (free.status, free.length, free.mainline)
 
 
 def test_progress_callback_reports_growing_counts():
     seen = []
-    r = solve(NINE, variant="ito", variations=False, progress=seen.append, progress_interval=0.0)
+    r = solve(THIRTEEN, variant="rutherford", variations=False, progress=seen.append, progress_interval=0.0)
     assert r.stats["nodes"] > 2048 and len(seen) >= 2
     assert all({"nodes", "seconds", "table_entries"} <= set(s) for s in seen)
     assert [s["nodes"] for s in seen] == sorted(s["nodes"] for s in seen)

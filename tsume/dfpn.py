@@ -533,7 +533,14 @@ class DfPn:
                     continue
                 pos.push(d)
                 try:
-                    for v in range(1, b, 2):
+                    # Proven within the bound at all?  Then tighten up to that proof's length.
+                    status, dep = self._nested(None, b - 1)
+                    dependent |= dep
+                    if status != PROVEN:
+                        return None, dependent
+                    entry = self.table.get(pos.hash)
+                    upper = min(b - 1, entry.proven_b) if entry is not None else b - 1
+                    for v in range(1, upper + 1, 2):
                         status, dep = self._nested(None, v)
                         dependent |= dep
                         if status == PROVEN:
