@@ -187,12 +187,21 @@ def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | Non
     """Write a collection atomically: a temporary file in the same folder, then a rename."""
     p = Path(path)
     text = dumps(problems, header)
+    # mkstemp makes a private file; give the result the mode the old file had,
+    # or the usual one for a new file.
+    try:
+        mode = p.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=str(p.parent) or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, p)
     except BaseException:
         try:
