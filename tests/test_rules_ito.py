@@ -13,49 +13,26 @@ import pytest
 
 from tsume import ITO, IllegalMoveError, MoveError, Position
 
+from tests.rule_helpers import board, drops, moves, moves_from, targets
+
 N = 31
 
 
 # --- helpers -------------------------------------------------------------------
 
 
-def board(pieces: dict[int, str], n: int = N) -> str:
-    """A board field with ``pieces`` ({square: letter}) and the rest empty."""
-    out: list[str] = []
-    empty = 0
-    for s in range(1, n + 1):
-        p = pieces.get(s)
-        if p is None:
-            empty += 1
-            continue
-        if empty:
-            out.append(str(empty))
-            empty = 0
-        out.append(p)
-    if empty:
-        out.append(str(empty))
-    return "".join(out)
 
 
 def pos(pieces: dict[int, str], side: str = "b", hands: str = "-", variant: str = "ito") -> Position:
-    return Position(f"{board(pieces)} {side} {hands} 1", variant)
+    return Position(f"{board(pieces, N)} {side} {hands} 1", variant)
 
 
-def moves(p: Position, **kw) -> set[str]:
-    return {p.move_str(m) for m in p.legal_moves(**kw)}
 
 
-def moves_from(p: Position, sq: int, **kw) -> set[str]:
-    return {s for s in moves(p, **kw) if "-" in s and s.split("-")[0] == str(sq)}
 
 
-def drops(p: Position, **kw) -> set[str]:
-    # RULES.md does not fix the letter case of a White drop; compare uppercase.
-    return {s.upper() for s in moves(p, **kw) if "*" in s}
 
 
-def targets(sq: int, tos) -> set[str]:
-    return {f"{sq}-{t}" for t in tos}
 
 
 # --- 1. every face, both colours, both ends ---------------------------------------
@@ -375,7 +352,7 @@ def test_king_may_not_step_into_attack():
 
 
 def key_of(pieces, side, hands):
-    return Position(f"{board(pieces)} {side} {hands} 1", validate=False).key()
+    return Position(f"{board(pieces, N)} {side} {hands} 1", validate=False).key()
 
 
 def test_capture_promotes_and_hand_gets_unpromoted_piece():

@@ -12,45 +12,23 @@ import pytest
 from tsume import IllegalMoveError, Position
 from tsume.perft import perft
 
+from tests.rule_helpers import board, drops, moves, moves_from, targets
+
 BLACK, WHITE = 0, 1
 
 
-def board(pieces: dict[int, str], n: int) -> str:
-    out: list[str] = []
-    empty = 0
-    for s in range(1, n + 1):
-        p = pieces.get(s)
-        if p is None:
-            empty += 1
-            continue
-        if empty:
-            out.append(str(empty))
-            empty = 0
-        out.append(p)
-    if empty:
-        out.append(str(empty))
-    return "".join(out)
 
 
 def pos(pieces, n=20, side="b", hands="-", variant="rutherford") -> Position:
     return Position(f"{board(pieces, n)} {side} {hands} 1", variant)
 
 
-def moves(p: Position, **kw) -> set[str]:
-    return {p.move_str(m) for m in p.legal_moves(**kw)}
 
 
-def moves_from(p: Position, sq: int, **kw) -> set[str]:
-    return {s for s in moves(p, **kw) if "-" in s and s.split("-")[0] == str(sq)}
 
 
-def drops(p: Position, **kw) -> set[str]:
-    # RULES.md does not fix the letter case of a White drop; compare uppercase.
-    return {s.upper() for s in moves(p, **kw) if "*" in s}
 
 
-def targets(sq: int, tos) -> set[str]:
-    return {f"{sq}-{t}" for t in tos}
 
 
 def both_faces(letter: str, squares) -> set[str]:
