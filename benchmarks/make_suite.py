@@ -1,0 +1,682 @@
+"""Build the benchmark problem collections by search: problems/bench-ito.tsume and
+problems/bench-rutherford.tsume.
+
+Run:  .venv/bin/python benchmarks/make_suite.py [--quick] [--seed S] [--variant V]
+
+How it works, per variant:
+
+1. *Random phase*: positions from :func:`tsume.generate.random_tsume` under a
+   rotation of parameter profiles (short problems; rich attacker material;
+   the defender's king at the far end with the attacker's men spread out;
+   longer Rutherford boards), about a third of them with the defender's hand
+   stated as "none".  Each is solved with ``solve(variations=False)`` under a
+   node limit (plus a time limit as a safety net).
+2. *Mutation phase*: hill-climbing.  A parent is drawn from the mates found
+   so far, weighted strongly toward the longest; one to three mutations are
+   applied (move a piece or the king, add a piece to the attacker's hand or
+   the board, remove or lift a piece, flip a piece, switch the defender's
+   hand between "rest" and "none", lengthen or shorten a Rutherford board)
+   and the child is solved.  Every mate found joins the pool of parents.
+
+Every candidate whose status is ``mate`` goes into its length bucket (1, 3, 5,
+...) while the bucket has room (``--per-bucket``; the long buckets, 15 plies
+and more, take ``--per-long-bucket``).  A stored problem carries its id
+(``ito-L07-0003``), variant, position, ``defender: none`` when used, the
+counted length, the main line from solve() and tags (``bench``, ``len07``,
+``long`` for 15 plies and more, ``defender-none``); its notes give the nodes
+and seconds of the generating solve.  The collections are saved (atomically)
+after every ``--save-every`` accepted problems and at the end.
+
+Reproducibility: everything is drawn from ``random.Random`` seeded by
+``--seed`` and the variant, and the searches are cut by node limits, and the
+phases by node budgets (``--nodes`` million nodes per variant, a fifth of
+them for the random phase), so a run repeats exactly -- unless the
+wall-clock safety limits (``--minutes`` per variant, ``--candidate-seconds``
+per solve) cut it short on a slow or busy machine.  ``--resume`` starts from the stored collection (its
+problems fill the buckets and the parent pool; a different random stream) and
+goes on with the mutation phase; ``--extra FILE`` solves listed candidates
+first.  ``--recheck`` searches nothing: it solves the
+stored problems again with the current solver and brings lengths, main lines,
+tags and ids up to date (dropping any that no longer solve as a clean mate) --
+for use after the solver changes.  ``--quick`` is a small
+smoke run (few nodes, written to the same files unless ``--out-dir`` says
+otherwise).
+
+Each candidate solve also runs under a SIGALRM guard (1.5 x the time limit
++ 5 s), because solve() checks its time limit only inside the df-pn search,
+not while it reads the main line off the table.
+
+Anything odd -- solve() raising or overrunning, a mate whose main line does
+not replay to checkmate or has the wrong length -- is printed with the position and kept
+in ``--odd-log`` (default: no file) so that it can be reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import signal
+import sys
+import time
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from tsume.collection import Problem, load, save
+from tsume.conventions import interposition_square, ranged_checkers, tsume_position
+from tsume.errors import TsumeError
+from tsume.generate import random_tsume
+from tsume.position import Position
+from tsume.solve import solve
+from tsume.variant import get_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+LONG = 15  # plies: the "long" buckets start here
+
+
+# --- a position as editable tokens -------------------------------------------------
+
+
+@dataclass
+class Cand:
+    """An editable candidate: board tokens (index 1..n, '' for empty), attacker hand, defender mode."""
+
+    variant: str
+    board: list[str]          # board[0] unused; tokens like 'K', '+p', ''
+    hand: dict[str, int]      # the attacker's (Black's) hand, uppercase letters
+    defender: str | None      # None ("the rest") or "none"
+
+    @classmethod
+    def from_position(cls, pos: Position, defender: str | None) -> "Cand":
+        board = [""] + [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
+        t = pos.t
+        hand = {t.kind_letters[ki]: c for ki, c in enumerate(pos.hands[0]) if c}
+        return cls(pos.variant.name, board, hand, defender)
+
+    def copy(self) -> "Cand":
+        return Cand(self.variant, self.board[:], dict(self.hand), self.defender)
+
+    @property
+    def n(self) -> int:
+        return len(self.board) - 1
+
+    def fen(self) -> str:
+        out, empty = [], 0
+        for tok in self.board[1:]:
+            if not tok:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            out.append(tok)
+        if empty:
+            out.append(str(empty))
+        hand = "".join((str(c) if c > 1 else "") + k for k, c in sorted(self.hand.items()) if c) or "-"
+        return f"{''.join(out)} b {hand} 1"
+
+    def key(self) -> tuple[str, str]:
+        return (self.fen(), self.defender or "rest")
+
+    def position(self) -> Position | None:
+        """The Position if the candidate is a valid tsume (attacker not in check), else None."""
+        try:
+            pos = Position(self.fen(), self.variant)
+            tp = tsume_position(pos, self.variant, defender_hand=self.defender)
+        except TsumeError:
+            return None
+        if pos.is_check() or not tp.kings[1]:
+            return None
+        return pos
+
+
+def piece_pool(c: Cand) -> list[str]:
+    """Uppercase kind letters of the set that are neither on the board nor in the attacker's hand."""
+    v = get_variant(c.variant)
+    counts = {k.letter.upper(): k.count for k in v.kinds if not k.royal}
+    for tok in c.board[1:]:
+        if tok:
+            letter = tok[-1].upper()
+            if letter in counts:
+                counts[letter] -= 1
+    for k, n in c.hand.items():
+        counts[k] -= n
+    return [k for k, n in sorted(counts.items()) for _ in range(max(n, 0))]
+
+
+def king_square(c: Cand, colour: str) -> int:
+    want = "K" if colour == "b" else "k"
+    for s in range(1, c.n + 1):
+        if c.board[s] == want:
+            return s
+    return 0
+
+
+def can_promote(variant: str, letter: str) -> bool:
+    v = get_variant(variant)
+    for k in v.kinds:
+        if k.letter.upper() == letter.upper():
+            return k.promoted is not None and not k.royal
+    return False
+
+
+def mutate(c: Cand, rng: random.Random) -> Cand:
+    """One random edit (the result may be invalid; the caller checks)."""
+    c = c.copy()
+    n = c.n
+    dk = king_square(c, "w")
+    empties = [s for s in range(1, n + 1) if not c.board[s]]
+    att = [s for s in range(1, n + 1) if c.board[s] and c.board[s].lstrip("+").isupper() and c.board[s] != "K"]
+    dfd = [s for s in range(1, n + 1) if c.board[s] and c.board[s].lstrip("+").islower() and c.board[s] != "k"]
+    pool = piece_pool(c)
+    op = rng.choices(
+        ["move_att", "move_def", "move_king", "hand_add", "hand_remove", "lift", "board_add_att",
+         "board_add_def", "board_remove", "flip", "defender", "move_att_king", "resize"],
+        weights=[5, 2, 2, 4, 2, 2, 3, 2, 2, 2, 1, 1, 2 if c.variant == "rutherford" else 0],
+    )[0]
+
+    def near_empty(s: int, r: int) -> int | None:
+        opts = [e for e in empties if abs(e - s) <= r]
+        return rng.choice(opts) if opts else None
+
+    if op == "move_att" and att:
+        s = rng.choice(att)
+        to = near_empty(s, rng.choice([2, 4, n]))
+        if to:
+            c.board[to], c.board[s] = c.board[s], ""
+    elif op == "move_def" and dfd:
+        s = rng.choice(dfd)
+        to = near_empty(s, rng.choice([2, 4, n]))
+        if to:
+            c.board[to], c.board[s] = c.board[s], ""
+    elif op == "move_king" and dk:
+        to = near_empty(dk, rng.choice([1, 2, 3]))
+        if to:
+            c.board[to], c.board[dk] = c.board[dk], ""
+    elif op == "move_att_king":
+        ak = king_square(c, "b")
+        if ak:
+            if rng.random() < 0.3:
+                c.board[ak] = ""
+            else:
+                to = near_empty(ak, n)
+                if to:
+                    c.board[to], c.board[ak] = "K", ""
+        elif empties:
+            c.board[rng.choice(empties)] = "K"
+    elif op == "hand_add" and pool:
+        k = rng.choice(pool)
+        c.hand[k] = c.hand.get(k, 0) + 1
+    elif op == "hand_remove" and c.hand:
+        k = rng.choice(sorted(c.hand))
+        c.hand[k] -= 1
+        if not c.hand[k]:
+            del c.hand[k]
+    elif op == "lift" and att:
+        s = rng.choice(att)
+        k = c.board[s][-1].upper()
+        c.board[s] = ""
+        c.hand[k] = c.hand.get(k, 0) + 1
+    elif op in ("board_add_att", "board_add_def") and pool and empties:
+        k = rng.choice(pool)
+        s = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
+        if s:
+            tok = k if op == "board_add_att" else k.lower()
+            if rng.random() < 0.25 and can_promote(c.variant, k):
+                tok = "+" + tok
+            c.board[s] = tok
+    elif op == "board_remove" and (att or dfd):
+        c.board[rng.choice(att + dfd)] = ""
+    elif op == "flip" and (att or dfd):
+        s = rng.choice(att + dfd)
+        tok = c.board[s]
+        if tok.startswith("+"):
+            c.board[s] = tok[1:]
+        elif can_promote(c.variant, tok):
+            c.board[s] = "+" + tok
+    elif op == "defender":
+        c.defender = None if c.defender == "none" else "none"
+    elif op == "resize":
+        v = get_variant(c.variant)
+        grow = rng.random() < 0.6
+        at_top = rng.random() < 0.5
+        k = rng.randint(1, 4)
+        if grow and n + k <= v.max_length:
+            if at_top:
+                c.board = [""] + [""] * k + c.board[1:]
+            else:
+                c.board = c.board + [""] * k
+        elif not grow and n - k >= v.min_length:
+            if at_top and all(not t for t in c.board[1 : k + 1]):
+                c.board = [""] + c.board[k + 1 :]
+            elif not at_top and all(not t for t in c.board[n - k + 1 :]):
+                c.board = c.board[: n - k + 1]
+    return c
+
+
+# --- random profiles ------------------------------------------------------------------
+
+
+def random_candidate(rng: random.Random, variant: str, i: int) -> Cand:
+    """A random candidate from a rotation of generator profiles."""
+    profile = i % 5
+    kw: dict = {}
+    length = None
+    if profile == 0:      # the generator's defaults: mostly short mates
+        pass
+    elif profile == 1:    # rich attacker material
+        kw = dict(attacker_men=(2, 5), attacker_hand=(2, 6), defender_men=(0, 3), spread=7)
+    elif profile == 2:    # spread out, more in hand
+        kw = dict(attacker_men=(1, 4), attacker_hand=(3, 7), defender_men=(0, 2), spread=12, promoted=0.35)
+    elif profile == 3:    # long boards for Rutherford, many men for Ito
+        kw = dict(attacker_men=(2, 6), attacker_hand=(1, 5), defender_men=(1, 4), spread=9)
+        if variant == "rutherford":
+            length = rng.randint(16, 40)
+    else:                 # sparse: few men, a long way to run (cheap to search, often long)
+        kw = dict(attacker_men=(1, 3), attacker_hand=(1, 3), defender_men=(0, 2), spread=10, attacker_king=0.5)
+        if variant == "rutherford":
+            length = rng.randint(14, 48)
+    pos = random_tsume(rng, variant, length=length, **kw)
+    defender = "none" if rng.random() < (0.6 if profile == 4 else 0.35) else None
+    c = Cand.from_position(pos, defender)
+    # Sometimes push the defender's king to its far end (square 1) when free.
+    if rng.random() < 0.3:
+        k = king_square(c, "w")
+        target = rng.choice([1, 1, 2])
+        if k and not c.board[target]:
+            c.board[target], c.board[k] = "k", ""
+    return c
+
+
+# --- checking a result -----------------------------------------------------------------
+
+
+def replay_problem(c: Cand, result) -> str | None:
+    """None if the main line replays legally, every attacker move checks, its length is the
+    counted length and it ends in checkmate or in a check answered only by interpositions
+    (useless ones, which the conventions do not count); else what is wrong."""
+    try:
+        pos = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
+        for i, mv in enumerate(result.mainline):
+            pos.push_str(mv)
+            if i % 2 == 0 and not pos.is_check():
+                return f"attacker move {i + 1} ({mv}) does not give check"
+        if len(result.mainline) % 2 != 1 or not pos.is_check():
+            return "the main line does not end with an attacker check"
+        if not pos.is_checkmate():
+            ranged = ranged_checkers(pos)
+            if not all(interposition_square(pos, d, ranged) for d in pos.evasions()):
+                return "the main line ends in a check the defender can answer by a non-interposition"
+        if len(result.mainline) != result.length:
+            return (f"the main line has {len(result.mainline)} plies but the counted length is "
+                    f"{result.length} (it ends with only interpositions left)")
+    except Exception as exc:  # noqa: BLE001
+        return f"main line does not replay: {exc!r}"
+    return None
+
+
+# --- a hard wall-clock guard -------------------------------------------------------------
+
+
+class HardTimeout(Exception):
+    """solve() ran far past its own time limit (it is checked only inside the df-pn search)."""
+
+
+def _alarm(signum, frame):  # noqa: ARG001
+    raise HardTimeout()
+
+
+def guarded_solve(seconds: float, **kw):
+    """solve(**kw) with ``time_limit=seconds`` and a SIGALRM guard at 1.5 x seconds + 5."""
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds * 1.5 + 5)
+    try:
+        return solve(time_limit=seconds, **kw)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# --- the search ----------------------------------------------------------------------
+
+
+class Suite:
+    def __init__(self, variant: str, args: argparse.Namespace, out: Path) -> None:
+        self.variant = variant
+        self.args = args
+        self.out = out
+        self.buckets: dict[int, list[Problem]] = defaultdict(list)
+        self.seen: set[tuple[str, str]] = set()
+        self.lines: dict[int, set[tuple[str, ...]]] = defaultdict(set)
+        self.pool: list[tuple[int, int, int, Cand]] = []   # (length, nodes, serial, cand): parents
+        self.serial = 0
+        self.accepted_since_save = 0
+        self.nodes_used = 0
+        self.candidates = 0
+        self.statuses: dict[str, int] = defaultdict(int)
+        self.odd: list[dict] = []
+        self.started = time.perf_counter()
+        self.prefix = "ito" if variant == "ito" else "ruth"
+        self.abbrev = {"ito": "ito", "rutherford": "ruth"}[variant]
+
+    # bookkeeping
+
+    def cap(self, length: int) -> int:
+        return self.args.per_long_bucket if length >= LONG else self.args.per_bucket
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def out_of_time(self) -> bool:
+        return self.elapsed() > self.args.minutes * 60
+
+    def total(self) -> int:
+        return sum(len(b) for b in self.buckets.values())
+
+    def longest(self) -> int:
+        return max((k for k, b in self.buckets.items() if b), default=0)
+
+    def summary(self) -> str:
+        parts = [f"{k}:{len(self.buckets[k])}" for k in sorted(self.buckets) if self.buckets[k]]
+        return " ".join(parts)
+
+    def save(self) -> None:
+        problems = [p for k in sorted(self.buckets) for p in self.buckets[k]]
+        header = (
+            f"Benchmark problems for {self.variant}, made by benchmarks/make_suite.py "
+            f"(seed {self.args.seed}{', quick' if self.args.quick else ''}).\n"
+            "Each was solved by tsume.solve.solve (variations=False, default Options) with status 'mate';\n"
+            "length is the counted length, solution the main line it returned.\n"
+            f"Per length: {self.summary()}"
+        )
+        save(self.out, problems, header=header)
+        self.accepted_since_save = 0
+
+    def note_odd(self, c: Cand, what: str, detail: str) -> None:
+        rec = {"variant": self.variant, "position": c.fen(), "defender": c.defender or "rest",
+               "what": what, "detail": detail}
+        self.odd.append(rec)
+        print(f"  !! ODD {what}: {c.fen()} defender={c.defender or 'rest'}: {detail}", flush=True)
+        if self.args.odd_log:
+            with open(self.args.odd_log, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rec) + "\n")
+
+    # evaluation
+
+    def evaluate(self, c: Cand, node_limit: int):
+        """Solve a candidate; returns the Result or None (invalid, seen, error)."""
+        key = c.key()
+        if key in self.seen:
+            return None
+        self.seen.add(key)
+        if c.position() is None:
+            return None
+        self.candidates += 1
+        t0 = time.perf_counter()
+        try:
+            r = guarded_solve(
+                self.args.candidate_seconds,
+                position=c.fen(), variant=c.variant, defender_hand=c.defender, variations=False,
+                node_limit=node_limit,
+            )
+        except HardTimeout:
+            self.note_odd(c, "hard timeout", f"solve(time_limit={self.args.candidate_seconds}, "
+                          f"node_limit={node_limit}) still running after {time.perf_counter() - t0:.0f} s")
+            return None
+        except Exception as exc:  # noqa: BLE001
+            self.note_odd(c, "exception", "".join(traceback.format_exception_only(type(exc), exc)).strip())
+            return None
+        self.nodes_used += r.stats.get("nodes", 0)
+        self.statuses[r.status] += 1
+        if r.status == "mate":
+            problem = replay_problem(c, r)
+            if problem:
+                self.note_odd(c, "bad main line", f"{problem}; length {r.length}, line {' '.join(r.mainline)}")
+                return None
+        return r
+
+    def offer(self, c: Cand, r) -> bool:
+        """Put a mate into the parent pool and, if its bucket has room, into the collection."""
+        L = r.length
+        self.serial += 1
+        self.pool.append((L, r.stats["nodes"], self.serial, c))
+        if len(self.buckets[L]) >= self.cap(L) or r.stats["seconds"] >= 30:
+            return False
+        # Diversity: a bucket takes one problem per main line (a mutation that only adds
+        # an idle piece keeps the line and the search).
+        line = tuple(r.mainline)
+        if line in self.lines[L]:
+            return False
+        self.lines[L].add(line)
+        idx = len(self.buckets[L]) + 1
+        tags = ["bench", f"len{L:02d}"]
+        if L >= LONG:
+            tags.append("long")
+        if c.defender == "none":
+            tags.append("defender-none")
+        self.buckets[L].append(
+            Problem(
+                id=f"{self.abbrev}-L{L:02d}-{idx:04d}",
+                position=c.fen(),
+                variant=self.variant,
+                defender=c.defender,
+                length=L,
+                solution=list(r.mainline),
+                tags=tags,
+                notes=f"generated: {r.stats['nodes']} nodes, {r.stats['seconds']:.2f} s",
+            )
+        )
+        self.accepted_since_save += 1
+        print(f"  + {self.abbrev} len {L:2d} [{self.total():3d}] {c.fen()}"
+              f"{' (defender none)' if c.defender else ''}  {r.stats['nodes']} nodes {r.stats['seconds']:.2f} s",
+              flush=True)
+        if self.accepted_since_save >= self.args.save_every:
+            self.save()
+        return True
+
+    # phases
+
+    def random_phase(self, rng: random.Random, node_budget: int) -> None:
+        i = 0
+        while self.nodes_used < node_budget and not self.out_of_time():
+            c = random_candidate(rng, self.variant, i)
+            i += 1
+            r = self.evaluate(c, self.args.random_nodes)
+            if r is not None and r.status == "mate":
+                self.offer(c, r)
+            if i % 50 == 0:
+                print(f"[{self.abbrev} random {i} cands, {self.nodes_used / 1e6:.2f}M nodes, "
+                      f"{self.elapsed():.0f} s] {self.summary()}", flush=True)
+
+    def pick_parent(self, rng: random.Random) -> tuple[Cand, int]:
+        """A parent and its solve's node count: strongly toward the longest, then the cheapest."""
+        ranked = sorted(self.pool, key=lambda e: (-e[0], e[1], e[2]))
+        idx = int(len(ranked) * rng.random() ** 4)
+        return ranked[idx][3], ranked[idx][1]
+
+    def mutation_phase(self, rng: random.Random, node_budget: int) -> None:
+        i = 0
+        while self.nodes_used < node_budget and not self.out_of_time():
+            limit = self.args.mutation_nodes
+            if not self.pool:
+                c = random_candidate(rng, self.variant, i)
+            else:
+                c, parent_nodes = self.pick_parent(rng)
+                for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
+                    c = mutate(c, rng)
+                # A child rarely needs many times its parent's nodes: cut the hopeless early.
+                limit = min(limit, 20_000 + 6 * parent_nodes)
+            i += 1
+            r = self.evaluate(c, limit)
+            if r is not None and r.status == "mate":
+                self.offer(c, r)
+            if i % 50 == 0:
+                print(f"[{self.abbrev} mutation {i} cands, {self.nodes_used / 1e6:.2f}M nodes, "
+                      f"{self.elapsed():.0f} s, longest {self.longest()}] {self.summary()}", flush=True)
+
+    def resume(self) -> None:
+        """Take the stored collection as the start: its problems fill the buckets and the parent pool."""
+        if not self.out.exists():
+            return
+        for p in load(self.out):
+            c = Cand.from_position(Position(p.position, p.variant), p.defender)
+            m = re.search(r"generated: (\d+) nodes", p.notes or "")
+            nodes = int(m.group(1)) if m else 10_000
+            L = p.length or 0
+            self.seen.add(c.key())
+            self.lines[L].add(tuple(p.solution or ()))
+            self.buckets[L].append(p)
+            self.serial += 1
+            self.pool.append((L, nodes, self.serial, c))
+        print(f"== {self.variant}: resumed from {self.out}: {self.summary()}", flush=True)
+
+    def extra(self, path: Path) -> None:
+        """Candidates listed one per line ('variant<TAB>position[<TAB>defender]'), solved first."""
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            parts = raw.strip().split("\t")
+            if len(parts) < 2 or parts[0] != self.variant:
+                continue
+            defender = parts[2] if len(parts) > 2 and parts[2] != "rest" else None
+            c = Cand.from_position(Position(parts[1], self.variant), defender)
+            r = self.evaluate(c, self.args.mutation_nodes)
+            if r is not None and r.status == "mate":
+                self.offer(c, r)
+
+    def run(self) -> None:
+        seed = self.args.seed * 1000 + (1 if self.variant == "ito" else 2) + (7 if self.args.resume else 0)
+        rng = random.Random(seed)
+        budget = int(self.args.nodes * 1e6)
+        print(f"== {self.variant}: budget {budget:,} nodes, {self.args.minutes} min; out {self.out}", flush=True)
+        if self.args.resume:
+            self.resume()
+        if self.args.extra:
+            self.extra(self.args.extra)
+        if not self.args.resume:
+            self.random_phase(rng, int(budget * self.args.random_share))
+            print(f"== {self.variant}: random phase done: {self.summary()}", flush=True)
+        self.mutation_phase(rng, budget)
+        self.save()
+        print(f"== {self.variant}: done in {self.elapsed():.0f} s, {self.candidates} candidates solved, "
+              f"{self.nodes_used:,} nodes, statuses {dict(self.statuses)}", flush=True)
+        print(f"== {self.variant}: {self.total()} problems, longest {self.longest()}: {self.summary()}", flush=True)
+        if self.odd:
+            print(f"== {self.variant}: {len(self.odd)} odd results (see above)", flush=True)
+
+
+def recheck(path: Path, variant: str, args: argparse.Namespace) -> None:
+    """Solve every stored problem again with the current solver; keep the mates, with length,
+    main line, tags and (if the length moved) id brought up to date; drop the rest."""
+    problems = load(path)
+    kept: dict[int, list[Problem]] = defaultdict(list)
+    lines: dict[int, set[tuple[str, ...]]] = defaultdict(set)
+    moved: list[tuple[Problem, int]] = []
+    dropped = 0
+    t0 = time.perf_counter()
+    for p in problems:
+        c = Cand.from_position(Position(p.position, p.variant), p.defender)
+        try:
+            r = guarded_solve(args.candidate_seconds, position=p.position, variant=p.variant,
+                              defender_hand=p.defender, variations=False)
+        except Exception as exc:  # noqa: BLE001
+            print(f"  !! {p.id}: solve raised {type(exc).__name__}: {exc}", flush=True)
+            dropped += 1
+            continue
+        bad = replay_problem(c, r) if r.status == "mate" else f"status {r.status}"
+        if bad:
+            print(f"  - {p.id} dropped ({bad}; length {r.length}, line {' '.join(r.mainline)})", flush=True)
+            dropped += 1
+            continue
+        L = r.length
+        line = tuple(r.mainline)
+        if line in lines[L]:
+            print(f"  - {p.id} dropped (same main line as another problem of length {L})", flush=True)
+            dropped += 1
+            continue
+        lines[L].add(line)
+        note = f"generated: {r.stats['nodes']} nodes, {r.stats['seconds']:.2f} s"
+        if L != p.length:
+            note += f" (rechecked: stored length was {p.length})"
+            print(f"  ~ {p.id}: length {p.length} -> {L}", flush=True)
+            moved.append((p, L))
+        elif list(line) != (p.solution or []):
+            print(f"  ~ {p.id}: main line changed", flush=True)
+        p.length, p.solution, p.notes = L, list(line), note
+        tags = [t for t in p.tags if not t.startswith("len") and t != "long"]
+        p.tags = tags[:1] + [f"len{L:02d}"] + (["long"] if L >= LONG else []) + tags[1:]
+        kept[L].append(p)
+    abbrev = {"ito": "ito", "rutherford": "ruth"}[variant]
+    for L, ps in kept.items():
+        used = {p.id for p in ps}
+        n = 0
+        for p in ps:
+            if p.id.startswith(f"{abbrev}-L{L:02d}-"):
+                continue
+            while True:
+                n += 1
+                pid = f"{abbrev}-L{L:02d}-{n:04d}"
+                if pid not in used:
+                    break
+            used.add(pid)
+            p.id = pid
+        ps.sort(key=lambda p: p.id)
+    out = [p for L in sorted(kept) for p in kept[L]]
+    summary = " ".join(f"{L}:{len(kept[L])}" for L in sorted(kept))
+    header = (
+        f"Benchmark problems for {variant}, made by benchmarks/make_suite.py, then rechecked\n"
+        "(--recheck) with the current solver: each solved by tsume.solve.solve (variations=False,\n"
+        "default Options) with status 'mate'; length is the counted length, solution the main line.\n"
+        f"Per length: {summary}"
+    )
+    save(path, out, header=header)
+    print(f"== recheck {variant}: {len(out)} kept, {dropped} dropped, {len(moved)} changed length, "
+          f"{time.perf_counter() - t0:.0f} s; {summary}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", choices=["ito", "rutherford", "both"], default="both")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="a small smoke run")
+    ap.add_argument("--nodes", type=float, default=6.0, help="node budget per variant, millions (default 6)")
+    ap.add_argument("--minutes", type=float, default=27.0, help="wall-clock safety limit per variant (default 27)")
+    ap.add_argument("--random-share", type=float, default=0.2, help="share of the node budget for the random phase")
+    ap.add_argument("--random-nodes", type=int, default=25_000, help="node limit per random candidate")
+    ap.add_argument("--mutation-nodes", type=int, default=100_000, help="node limit per mutated candidate (at most 20,000 + 6 x the parent's)")
+    ap.add_argument("--candidate-seconds", type=float, default=20.0, help="time limit per candidate solve")
+    ap.add_argument("--per-bucket", type=int, default=15, help="problems per length bucket below 15 plies")
+    ap.add_argument("--per-long-bucket", type=int, default=20, help="problems per bucket of 15 plies and more")
+    ap.add_argument("--save-every", type=int, default=10)
+    ap.add_argument("--out-dir", type=Path, default=ROOT / "problems")
+    ap.add_argument("--odd-log", type=Path, default=None, help="append odd results here (JSON lines)")
+    ap.add_argument("--resume", action="store_true",
+                    help="start from the stored collection (buckets and parents) and go on with mutations")
+    ap.add_argument("--extra", type=Path, default=None,
+                    help="candidates to solve first: lines 'variant<TAB>position[<TAB>defender]'")
+    ap.add_argument("--recheck", action="store_true",
+                    help="no search: solve the stored problems again with the current solver and update them")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.nodes = min(args.nodes, 0.3)
+        args.minutes = min(args.minutes, 3.0)
+        args.random_nodes = min(args.random_nodes, 10_000)
+        args.mutation_nodes = min(args.mutation_nodes, 20_000)
+        args.per_bucket = min(args.per_bucket, 4)
+        args.per_long_bucket = min(args.per_long_bucket, 4)
+    variants = ["ito", "rutherford"] if args.variant == "both" else [args.variant]
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    if args.recheck:
+        for v in variants:
+            recheck(args.out_dir / f"bench-{v}.tsume", v, args)
+        return 0
+    for v in variants:
+        Suite(v, args, args.out_dir / f"bench-{v}.tsume").run()
+    print(f"total generation time {time.perf_counter() - t0:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
