@@ -49,6 +49,9 @@ class Options:
     one_ply_mate: bool = False  # measured: fewer nodes but more time in pure Python (docs/performance.md)
     same_square_max: bool = True
     heuristic_init: bool = False  # measured: more nodes on random problems (docs/performance.md)
+    # False counts every interposition as a defence (no useless-interposition
+    # rule): the raw game-tree length, which the SAT engine computes.
+    useless_interpositions: bool = True
 
 
 class DfPn:
@@ -398,7 +401,7 @@ class DfPn:
         zh = t.z_hand[c]
         shifts = self.table.ops.shifts
         mover_is_attacker = c == self.attacker
-        ranged = 0 if or_node else pos.ride_checkers()
+        ranged = 0 if or_node or not self.options.useless_interpositions else pos.ride_checkers()
         same_square = self.options.same_square_max and not or_node
         child_hash = pos.child_hash
         ek = pos.kings[c ^ 1]

@@ -42,7 +42,9 @@ class RefLine:
 class ReferenceSolver:
     """Exhaustive tsume search for one position (attacker to move)."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, *, useless_interpositions: bool = True) -> None:
+        # False counts every interposition as a defence: the raw length.
+        self.useless_interpositions = useless_interpositions
         self.pos = pos.copy()
         self.attacker = self.pos.turn
         self.path: set[tuple] = set()
@@ -93,7 +95,7 @@ class ReferenceSolver:
         if not moves:
             return True, False
         self.path.add(key)
-        ranged = ranged_checkers(pos)
+        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
         dependent = False
         result = True
         interpositions = []
@@ -127,7 +129,7 @@ class ReferenceSolver:
         """R: the longest counted value of the defender's defences that are not
         interpositions (0 if there are none); None if one is not mated within b - 1."""
         pos = self.pos
-        ranged = ranged_checkers(pos)
+        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
         best = 0
         dependent = False
         for d in pos.evasions():
@@ -215,7 +217,7 @@ class ReferenceSolver:
         pos = self.pos
         key = pos.key()
         moves = pos.evasions()
-        ranged = ranged_checkers(pos)
+        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
         self.path.add(key)
         best: RefLine | None = None
         for d in sorted(moves):
@@ -235,11 +237,13 @@ class ReferenceSolver:
         return best
 
 
-def reference_solve(pos: Position, max_length: int) -> tuple[RefLine | None, dict[int, int | None]]:
+def reference_solve(
+    pos: Position, max_length: int, *, useless_interpositions: bool = True
+) -> tuple[RefLine | None, dict[int, int | None]]:
     """Solve by exhaustive search: the main line (or None) and, for every legal
     checking first move, the shortest counted mate length after it (None if
     none within ``max_length``)."""
-    solver = ReferenceSolver(pos)
+    solver = ReferenceSolver(pos, useless_interpositions=useless_interpositions)
     b = solver.length(max_length)
     line = solver.attacker_line(b) if b is not None else None
     firsts: dict[int, int | None] = {}

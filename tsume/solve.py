@@ -159,7 +159,7 @@ class _Extractor:
         """Every defence at a defender node mated within b: (move, useless, value, line, leftover)."""
         pos = self.pos
         engine = self.engine
-        ranged = ranged_checkers(pos)
+        ranged = ranged_checkers(pos) if engine.options.useless_interpositions else 0
         out = []
         h = self._enter()
         try:
