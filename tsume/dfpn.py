@@ -32,6 +32,9 @@ from .conventions import interposition_square, recaptures
 from .hands import INF, NOT_PROVEN, HandTable
 from .position import Position
 
+# Bounds at least this large are "no bound": nested searches subtract from INF.
+UNBOUNDED = INF >> 1
+
 __all__ = ["DfPn", "INF", "SearchLimit", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
 
 PROVEN, DISPROVEN, UNKNOWN = "proven", "disproven", "unknown"
@@ -200,7 +203,10 @@ class DfPn:
             if kh in path:
                 return INF, 0, INF, (kh,), None
             v = lookup(kh, kid[4], kid[5], kid[6], cb, path)
-            if v[1] == 0 and kid[2]:
+            # A disproof without a real bound means no mate at all, which a
+            # useless interposition needs; skipping the test there also keeps
+            # unbounded searches from nesting unbounded useless tests.
+            if v[1] == 0 and kid[2] and cb < UNBOUNDED:
                 if self._useless(kid[0], kid[2], b):
                     return 0, INF, -1, None, None
             if heuristic and v[4] is None and v[0] == 1 and v[1] == 1 and not table.known(kh):

@@ -260,16 +260,11 @@ def solve(
         if status == DISPROVEN:
             result.status = NOMATE
         else:
-            entry = engine.table.entries.get(engine.pos.hash)
-            upper = entry.proven_b if entry is not None and entry.proven_b <= bound else bound
-            result.upper_bound = upper
+            result.upper_bound = _proof_length(engine, bound)
             ex = _Extractor(engine)
-            length = ex.shortest(min(upper, bound))
-            if length is None:
-                raise RuntimeError("internal error: proven mate not found again within its proof length")
+            length, moves = main_line(engine, bound)
             result.upper_bound = None
             result.length = length
-            moves, left = ex.attacker_line(length)
             result.mainline, result.readable = _strings(engine.pos, moves)
             result.leftover, _ = _hand_after(engine.pos, moves, engine.attacker)
             if variations:
@@ -289,6 +284,23 @@ def solve(
     stats["peak_memory_mb"] = round(_peak_memory_mb(), 1)
     result.stats = stats
     return result
+
+
+def _proof_length(engine: DfPn, bound: int) -> int:
+    """A proven (maybe not shortest) length for the current position, after a proof within ``bound``."""
+    entry = engine.table.entries.get(engine.pos.hash)
+    return entry.proven_b if entry is not None and entry.proven_b <= bound else bound
+
+
+def main_line(engine: DfPn, bound: int) -> tuple[int, list[int]]:
+    """The shortest counted length and the main line from ``engine.pos`` (attacker
+    to move), once ``engine._solve(bound)`` has proved it.  Raises SearchLimit."""
+    ex = _Extractor(engine)
+    length = ex.shortest(_proof_length(engine, bound))
+    if length is None:
+        raise RuntimeError("internal error: proven mate not found again within its proof length")
+    moves, _left = ex.attacker_line(length)
+    return length, moves
 
 
 def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation]:

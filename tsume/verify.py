@@ -1,0 +1,796 @@
+"""Soundness of a tsume: ``verify()`` and its :class:`Report`.
+
+The verifier solves the problem (``tsume.solve``), then walks the main line
+with one df-pn engine whose table serves every question, and proves each
+point a composer cares about (RULES.md, tsume convention 6; docs/verify.md):
+
+* every attacker alternative on the main line is proven to mate or not, with
+  no length bound: a mating one is *yozume*, unless it is a mate-in-one at the
+  final attacker turn (*final-move alternative*) or its own main line comes
+  back to a later main-line position with the same hands (*detour*);
+* every defender alternative gets its value (*variations*): equal length with
+  no pieces left, branching four or more plies before the end, is a
+  *same-length variation* (henka-do); longer than the main line is a *longer
+  variation*, with the "2 plies longer, pieces left" exception as a switch;
+* pieces left in the attacker's hand at the end are *te-amari*; attacker
+  pieces the main line never moves or drops are *unused material*;
+* a stated length or intended solution is compared with what was proven.
+
+A limit (time or nodes) never hides a question: whatever it stops is reported
+as an ``unknown`` finding, and the verdict is then ``unknown`` unless a defect
+was proven anyway.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .collection import Problem
+from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
+from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
+from .errors import MoveError
+from .position import Position
+from .solve import _Extractor, main_line
+from .variant import Variant, get_variant
+
+__all__ = [
+    "verify",
+    "Report",
+    "Finding",
+    "Alternative",
+    "DefenderAlternative",
+    "SOUND",
+    "FLAWED",
+    "UNSOUND",
+    "UNKNOWN",
+    "FINDING_KINDS",
+]
+
+SOUND, FLAWED, UNSOUND, UNKNOWN = "sound", "flawed", "unsound", "unknown"
+
+# Every finding kind, and what it weighs.  "defect" makes a problem unsound,
+# "blemish" is tolerated (flawed), "info" weighs nothing, "unknown" means a
+# limit stopped a proof.  Some weights depend on the switches (see _severity).
+FINDING_KINDS = (
+    "no-mate",
+    "yozume",
+    "final-move-alternative",
+    "detour",
+    "te-amari",
+    "same-length-variation",
+    "longer-variation",
+    "unused-material",
+    "stated-length-mismatch",
+    "solution-mismatch",
+    "variation-alternative",
+    "unknown",
+)
+DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
+
+
+@dataclass
+class Finding:
+    """One thing the verifier found.  ``ply`` counts main-line plies from 0."""
+
+    kind: str
+    severity: str
+    message: str
+    ply: int | None = None
+    move: str | None = None
+    length: int | None = None
+    line: list[str] = field(default_factory=list)
+    pieces: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "severity": self.severity, "message": self.message}
+        for key in ("ply", "move", "length", "pieces"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.line:
+            out["line"] = self.line
+        return out
+
+
+@dataclass
+class Alternative:
+    """An attacker move other than the main line's at an attacker turn of it.
+
+    ``status`` is ``mate``, ``nomate`` or ``unknown``; ``length`` counts the
+    plies from this move to the mate (the move included).
+    """
+
+    ply: int
+    move: str
+    readable: str
+    status: str
+    length: int | None = None
+    line: list[str] = field(default_factory=list)
+    kind: str | None = None  # yozume / final-move-alternative / detour for a mating one
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "readable": self.readable,
+            "status": self.status,
+            "length": self.length,
+            "line": self.line,
+            "kind": self.kind,
+        }
+
+
+@dataclass
+class DefenderAlternative:
+    """A defence other than the main line's at a defender turn of it.
+
+    ``length`` is the total counted length of the problem along it (None for a
+    useless interposition, or when no mate follows it or a limit stopped the
+    proof: ``status`` then says ``nomate`` or ``unknown``).
+    """
+
+    ply: int
+    move: str
+    readable: str
+    useless: bool
+    status: str
+    length: int | None = None
+    leftover: str | None = None
+    line: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "move": self.move,
+            "readable": self.readable,
+            "useless": self.useless,
+            "status": self.status,
+            "length": self.length,
+            "leftover": self.leftover,
+            "line": self.line,
+        }
+
+
+@dataclass
+class Report:
+    """The verifier's answer for one problem."""
+
+    id: str | None
+    variant: str
+    position: str
+    verdict: str
+    length: int | None = None
+    mainline: list[str] = field(default_factory=list)
+    readable: list[str] = field(default_factory=list)
+    leftover: str | None = None
+    variations: list[DefenderAlternative] = field(default_factory=list)
+    alternatives: list[Alternative] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kinds(self) -> set[str]:
+        """The kinds of the findings, for quick tests."""
+        return {f.kind for f in self.findings}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "position": self.position,
+            "verdict": self.verdict,
+            "length": self.length,
+            "mainline": self.mainline,
+            "readable": self.readable,
+            "leftover": self.leftover,
+            "variations": [v.to_dict() for v in self.variations],
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "findings": [f.to_dict() for f in self.findings],
+            "stats": self.stats,
+        }
+
+
+class _Prover:
+    """Questions about positions on and near one line, answered by one df-pn engine.
+
+    The engine's ``path`` holds the positions of the line walked so far, so a
+    repetition of any of them fails for the attacker, as on the board.
+    """
+
+    def __init__(self, engine: DfPn) -> None:
+        self.engine = engine
+        self.pos = engine.pos
+        self.attacker = engine.attacker
+        self.ex = _Extractor(engine)
+        self.pushed: list[int] = []
+
+    # the line ------------------------------------------------------------------
+
+    def push(self, m: int) -> None:
+        self.engine.path[self.pos.hash] = 1
+        self.pushed.append(self.pos.hash)
+        self.pos.push(m)
+
+    def pop(self) -> None:
+        self.pos.pop()
+        self.engine.path.pop(self.pushed.pop(), None)
+
+    def rewind(self) -> None:
+        while self.pushed:
+            self.pop()
+
+    # values ----------------------------------------------------------------------
+
+    def value(self) -> int | None:
+        """Counted plies to mate from the current position with best play (either
+        side to move; 0 when the defender is mated), None if there is no mate.
+        Raises SearchLimit."""
+        engine = self.engine
+        if engine._solve(INF) != PROVEN:
+            return None
+        entry = engine.table.entries.get(self.pos.hash)
+        upper = entry.proven_b if entry is not None else INF
+        for v in range(1 if self.pos.turn == self.attacker else 0, upper + 1, 2):
+            if engine._solve(v) == PROVEN:
+                return v
+        raise RuntimeError("internal error: a proven mate not found again within its proof length")
+
+    def best_line(self, v: int) -> tuple[list[int], int]:
+        """The best line of value ``v`` from here and the attacker's pieces left."""
+        if self.pos.turn == self.attacker:
+            return self.ex.attacker_line(v)
+        return self.ex.defender_line(v)
+
+    def useless(self, d: int) -> bool:
+        """Is the defence ``d`` here a useless interposition?"""
+        if not self.engine.options.useless_interpositions:
+            return False
+        checker = interposition_square(self.pos, d, ranged_checkers(self.pos))
+        return bool(checker) and bool(self.engine._useless(d, checker, INF))
+
+
+def _strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
+    p = pos.copy()
+    plain, readable = [], []
+    for m in moves:
+        plain.append(p.move_str(m))
+        readable.append(p.move_readable(m))
+        p.push(m)
+    return plain, readable
+
+
+def _leftover(pos: Position, moves: list[int], colour: int) -> str:
+    p = pos.copy()
+    for m in moves:
+        p.push(m)
+    return p.hand_string(colour)
+
+
+@dataclass
+class _Settings:
+    strict: bool
+    longer_ok: bool
+
+
+class _Stop(Exception):
+    """A defect was found and the caller asked to stop at the first one."""
+
+
+class _Findings(list):
+    """The report's findings; with ``fail_fast`` the first defect ends the verification."""
+
+    def __init__(self, fail_fast: bool) -> None:
+        super().__init__()
+        self.fail_fast = fail_fast
+
+    def append(self, finding: Finding) -> None:  # type: ignore[override]
+        super().append(finding)
+        if self.fail_fast and finding.severity == DEFECT:
+            raise _Stop
+
+
+def verify(
+    problem: "Problem | str | Position",
+    *,
+    variant: "Variant | str | None" = None,
+    defender_hand: str | None = None,
+    length: int | None = None,
+    solution: "list[str] | None" = None,
+    strict: bool = False,
+    longer_with_leftover_ok: bool = False,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    options: Options | None = None,
+    fail_fast: bool = False,
+) -> Report:
+    """Verify a tsume's soundness.
+
+    ``problem`` is a collection :class:`~tsume.collection.Problem` (its
+    variant, defender hand, stated length and intended solution are used) or a
+    position string / Position with the attacker to move.  Keyword arguments
+    override or supply those fields.  ``strict`` also demands a unique
+    attacker move at every attacker turn, final move and detours included, and
+    in the variations.  ``longer_with_leftover_ok`` switches on the "2 plies
+    longer, pieces left" exception.  ``time_limit`` (seconds) and
+    ``node_limit`` bound the whole verification; what they stop is reported
+    as ``unknown``.  ``fail_fast`` stops at the first defect (the report is
+    then incomplete but its verdict, ``unsound``, is right): for composing.
+    """
+    pid = None
+    if isinstance(problem, Problem):
+        pid = problem.id
+        text: "str | Position" = problem.position
+        variant = variant if variant is not None else problem.variant
+        defender_hand = defender_hand if defender_hand is not None else problem.defender
+        length = length if length is not None else problem.length
+        solution = solution if solution is not None else problem.solution
+    else:
+        text = problem
+    if variant is None:
+        variant = problem.variant if isinstance(problem, Position) else "ito"
+    var = get_variant(variant) if isinstance(variant, str) else variant
+    pos = tsume_position(text, var, defender_hand=defender_hand)
+    started = time.perf_counter()
+    engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, progress=progress, options=options)
+    report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
+    settings = _Settings(strict, longer_with_leftover_ok)
+    report.findings = _Findings(fail_fast)
+    try:
+        _verify(engine, report, length, solution, settings)
+    except _Stop:
+        pass
+    finally:
+        report.findings = list(report.findings)
+        secs = time.perf_counter() - started
+        report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table)}
+    report.verdict = _verdict(report.findings)
+    return report
+
+
+def _verdict(findings: list[Finding]) -> str:
+    severities = {f.severity for f in findings}
+    if DEFECT in severities:
+        return UNSOUND
+    if OPEN in severities:
+        return UNKNOWN
+    if BLEMISH in severities:
+        return FLAWED
+    return SOUND
+
+
+def _verify(engine: DfPn, report: Report, stated_length: int | None, solution: list[str] | None, s: _Settings) -> None:
+    prover = _Prover(engine)
+    pos = prover.pos
+    findings = report.findings
+    try:
+        mated = engine._solve(INF) == PROVEN
+        if mated:
+            total, moves = main_line(engine, INF)
+    except SearchLimit as exc:
+        findings.append(Finding("unknown", OPEN, f"solving stopped by the {exc}: mate or not is unknown"))
+        return
+    if not mated:
+        findings.append(Finding("no-mate", DEFECT, "no forced mate: the defender escapes"))
+        if solution:
+            findings.append(Finding("solution-mismatch", DEFECT, "an intended solution is stated, but there is no mate"))
+        return
+
+    # The composer's intended solution replaces ours when it is an equally good main line.
+    if solution is not None:
+        chosen = _check_solution(prover, solution, total, moves, s, findings)
+        if chosen is not None:
+            moves = chosen
+            total = len(moves)
+    elif s.longer_ok:
+        moves = _clean_shorter_line(prover, moves)
+        total = len(moves)
+
+    report.length = total
+    report.mainline, report.readable = _strings(pos, moves)
+    report.leftover = _leftover(pos, moves, prover.attacker)
+    if stated_length is not None and stated_length != total:
+        findings.append(Finding(
+            "stated-length-mismatch", DEFECT,
+            f"stated length {stated_length}, proven length {total}", length=total,
+        ))
+    if report.leftover != "-":
+        findings.append(Finding(
+            "te-amari", DEFECT, f"the attacker ends with {report.leftover} in hand", pieces=report.leftover,
+        ))
+    unused = _unused_material(pos, moves, prover.attacker)
+    if unused:
+        findings.append(Finding(
+            "unused-material", INFO, f"never moved or dropped on the main line: {', '.join(unused)}",
+            pieces=" ".join(unused),
+        ))
+    _walk_main_line(prover, moves, report, s)
+
+
+def _check_solution(
+    prover: _Prover, solution: list[str], total: int, moves: list[int], s: _Settings, findings: list[Finding]
+) -> list[int] | None:
+    """Compare the intended solution with the proven values: the solution's
+    moves if it is a main line (or one excused by the longer-variation
+    switch), else None with the findings that say why."""
+    pos = prover.pos
+    parsed: list[int] = []
+    try:
+        for i, text in enumerate(solution):
+            try:
+                m = pos.parse_move(text)
+            except MoveError as exc:
+                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {exc}", ply=i, move=text))
+                return None
+            if pos.turn == prover.attacker and m not in pos.checks():
+                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {text} does not give check", ply=i, move=text))
+                return None
+            parsed.append(m)
+            prover.push(m)
+    finally:
+        prover.rewind()
+    if parsed == moves:
+        return parsed
+    # Walk it again, comparing every choice with the proven values.
+    attacker = prover.attacker
+    try:
+        excused: Finding | None = None
+        for i, m in enumerate(parsed):
+            remaining = total - i
+            if pos.turn == attacker:
+                prover.push(m)
+                v = prover.value()
+                if v is None or 1 + v > remaining:
+                    what = "does not mate" if v is None else f"mates only in {1 + v} plies from here, not {remaining}"
+                    findings.append(Finding("solution-mismatch", DEFECT,
+                                            f"intended solution, ply {i + 1}: {solution[i]} {what}", ply=i, move=solution[i]))
+                    return None
+            else:
+                useless = prover.useless(m)
+                prover.push(m)
+                v = prover.value()
+                if v is None:
+                    findings.append(Finding("solution-mismatch", DEFECT,
+                                            f"intended solution, ply {i + 1}: the defence {solution[i]} escapes mate", ply=i, move=solution[i]))
+                    return None
+                if useless:
+                    findings.append(Finding("solution-mismatch", DEFECT,
+                                            f"intended solution, ply {i + 1}: {solution[i]} is a useless interposition, not counted",
+                                            ply=i, move=solution[i]))
+                    return None
+                if 1 + v < remaining:
+                    # The defender has a longer defence here than the intended line.
+                    best = _best_defence_here(prover, i, m)
+                    finding = Finding(
+                        "longer-variation", DEFECT,
+                        f"intended solution, ply {i + 1}: {best[0]} lasts {best[1]} plies in all, longer than the intended line",
+                        ply=i, move=best[0], length=best[1], line=best[2], pieces=best[3],
+                    )
+                    if s.longer_ok and excused is None and best[1] == len(parsed) + 2 and best[3] != "-":
+                        # Excusable only if the intended line is otherwise a main line
+                        # of its own length: compare with that from here on.
+                        finding.severity = INFO
+                        finding.message += " (excused: 2 plies longer with pieces left)"
+                        excused = finding
+                        total = len(parsed)
+                    else:
+                        findings.append(finding)
+                        return None
+                if 1 + v != total - i:
+                    findings.append(Finding("solution-mismatch", DEFECT,
+                                            f"intended solution, ply {i + 1}: after {solution[i]} the mate takes {1 + v} plies, "
+                                            f"not the {total - i} the intended line needs", ply=i, move=solution[i]))
+                    return None
+        end = prover.pos
+        if end.evasions() and not all(prover.useless(d) for d in end.evasions()):
+            findings.append(Finding("solution-mismatch", DEFECT, "the intended solution does not end in mate", ply=len(parsed)))
+            return None
+        if len(parsed) != total:
+            findings.append(Finding("solution-mismatch", DEFECT,
+                                    f"the intended solution has {len(parsed)} plies, the proven length is {total}"))
+            return None
+        left = hand_count(end, attacker)
+        best_left = _leftover_count(prover, moves)
+        if left != (0 if excused is not None else best_left):
+            findings.append(Finding("solution-mismatch", DEFECT,
+                                    f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))
+            return None
+    except SearchLimit as exc:
+        findings.append(Finding("unknown", OPEN, f"checking the intended solution stopped by the {exc}"))
+        return None
+    finally:
+        prover.rewind()
+    # An excused longer variation is reported by the walk along the chosen line.
+    return parsed
+
+
+def _leftover_count(prover: _Prover, moves: list[int]) -> int:
+    p = prover.pos.copy()
+    for m in moves:
+        p.push(m)
+    return hand_count(p, prover.attacker)
+
+
+def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int, list[str], str]:
+    """At a defender node (``played`` already pushed): the longest counted defence,
+    as (move, total length, line, leftover)."""
+    prover.pop()
+    pos = prover.pos
+    best: tuple[int, int, int, list[int]] | None = None
+    try:
+        for d in sorted(pos.evasions()):
+            if prover.useless(d):
+                continue
+            prover.push(d)
+            try:
+                v = prover.value()
+                if v is None:
+                    continue
+                line, left = prover.best_line(v)
+            finally:
+                prover.pop()
+            if best is None or (v, -left) > (best[0], -best[1]):
+                best = (v, left, d, line)
+        assert best is not None
+        v, _left, d, line = best
+        plain, _ = _strings(pos, [d] + line)
+        return plain[0], ply + 1 + v, plain, _leftover(pos, [d] + line, prover.attacker)
+    finally:
+        prover.push(played)
+
+
+def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
+    """The "2 plies longer, pieces left" switch: when the main line ends with
+    pieces in hand and a defence on it lasts exactly 2 plies less with none
+    left, that shorter clean line is the main line instead."""
+    pos = prover.pos
+    total = len(moves)
+    if _leftover_count(prover, moves) == 0:
+        return moves
+    try:
+        for i, m in enumerate(moves):
+            if pos.turn != prover.attacker:
+                for d in sorted(pos.evasions()):
+                    if d == m or prover.useless(d):
+                        continue
+                    prover.push(d)
+                    try:
+                        v = prover.value()
+                        if v is not None and i + 1 + v == total - 2:
+                            line, left = prover.best_line(v)
+                            if left == 0:
+                                return moves[:i] + [d] + line
+                    finally:
+                        prover.pop()
+            prover.push(m)
+    except SearchLimit:
+        return moves
+    finally:
+        prover.rewind()
+    return moves
+
+
+def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str]:
+    """Attacker pieces (the king aside) the line never moves or drops: board
+    pieces as letter and square (``S10``), hand pieces as letters (``G in hand``).
+
+    A drop uses a piece of the starting hand while one of its kind is left.
+    """
+    p = pos.copy()
+    t = p.t
+    # current square -> starting square, for the attacker's pieces not yet moved
+    untouched = {sq: sq for sq in range(1, p.n + 1)
+                 if p.board[sq] and p.board[sq] & 1 == attacker and not t.royal[p.board[sq]]}
+    spare = list(p.hands[attacker])
+    for m in moves:
+        frm, to = m & 127, m >> 7 & 127
+        if p.turn == attacker:
+            if frm:
+                untouched.pop(frm, None)
+            else:
+                ki = t.face_kind[m >> 14]
+                spare[ki] = max(0, spare[ki] - 1)
+        else:
+            untouched.pop(to, None)  # taken by the defender where it stood
+        p.push(m)
+    out = [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched.values())]
+    out += [f"{cnt if cnt > 1 else ''}{t.kind_letters[ki]} in hand" for ki, cnt in enumerate(spare) if cnt]
+    return out
+
+
+def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Settings) -> None:
+    pos = prover.pos
+    total = len(moves)
+    findings = report.findings
+    keys_after: list[tuple] = []
+    q = pos.copy()
+    for m in moves:
+        q.push(m)
+        keys_after.append(q.key())
+    try:
+        for i, m in enumerate(moves):
+            if pos.turn == prover.attacker:
+                _attacker_turn(prover, i, m, moves, keys_after, report, s)
+            else:
+                _defender_turn(prover, i, m, total, report, s)
+            prover.push(m)
+        # At the mate the defender may still interpose; all such moves are useless.
+        for d in sorted(pos.evasions()):
+            report.variations.append(DefenderAlternative(total, pos.move_str(d), pos.move_readable(d), True, "mate"))
+    finally:
+        prover.rewind()
+
+
+def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_after: list[tuple],
+                   report: Report, s: _Settings) -> None:
+    pos = prover.pos
+    total = len(moves)
+    final = i == total - 1
+    for c in sorted(pos.checks()):
+        if c == played:
+            continue
+        alt = Alternative(i, pos.move_str(c), pos.move_readable(c), "unknown")
+        report.alternatives.append(alt)
+        prover.push(c)
+        try:
+            v = prover.value()
+            if v is None:
+                alt.status = "nomate"
+                continue
+            alt.status, alt.length = "mate", 1 + v
+            line, _left = prover.best_line(v)
+            alt.line = [alt.move] + _strings(prover.pos, line)[0]
+            # Does its own best line come back to a later main-line position?
+            q = prover.pos.copy()
+            later = set(keys_after[i + 1:])
+            back = q.key() in later
+            for m in line:
+                if back:
+                    break
+                q.push(m)
+                back = q.key() in later
+            if final and alt.length == 1:
+                alt.kind = "final-move-alternative"
+                sev = DEFECT if s.strict else BLEMISH
+                msg = f"ply {i + 1}: {alt.readable} also mates"
+            elif back:
+                alt.kind = "detour"
+                sev = DEFECT if s.strict else BLEMISH
+                msg = f"ply {i + 1}: {alt.readable} also mates in {alt.length}, by a detour back into the main line"
+            else:
+                alt.kind = "yozume"
+                sev = DEFECT
+                msg = f"ply {i + 1}: {alt.readable} also mates, in {alt.length} plies"
+            report.findings.append(Finding(alt.kind, sev, msg, ply=i, move=alt.move, length=alt.length, line=alt.line))
+        except SearchLimit as exc:
+            alt.status = "unknown"
+            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i, move=alt.move))
+        finally:
+            prover.pop()
+
+
+def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Report, s: _Settings) -> None:
+    pos = prover.pos
+    for d in sorted(pos.evasions()):
+        if d == played:
+            continue
+        var = DefenderAlternative(i, pos.move_str(d), pos.move_readable(d), False, "unknown")
+        report.variations.append(var)
+        try:
+            if prover.useless(d):
+                var.useless, var.status = True, "mate"
+                continue
+            prover.push(d)
+            try:
+                v = prover.value()
+                if v is None:
+                    # Cannot happen below a proven main line; kept as a loud guard.
+                    var.status = "nomate"
+                    report.findings.append(Finding("no-mate", DEFECT, f"ply {i + 1}: the defence {var.readable} escapes", ply=i, move=var.move))
+                    continue
+                line, _left = prover.best_line(v)
+                var.status, var.length = "mate", i + 1 + v
+                var.line = [var.move] + _strings(prover.pos, line)[0]
+                var.leftover = _leftover(prover.pos, line, prover.attacker)
+                if s.strict:
+                    _variation_alternatives(prover, i, var, line, report)
+            finally:
+                prover.pop()
+        except SearchLimit as exc:
+            var.status = "unknown"
+            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: the defence {var.readable}: proof stopped by the {exc}", ply=i, move=var.move))
+            continue
+        if var.length == total and var.leftover == "-" and total - i >= 4:
+            report.findings.append(Finding(
+                "same-length-variation", BLEMISH,
+                f"ply {i + 1}: {var.readable} also lasts {total} plies with no pieces left (henka-do)",
+                ply=i, move=var.move, length=var.length, line=var.line,
+            ))
+        elif var.length is not None and var.length > total:
+            excused = s.longer_ok and var.length == total + 2 and var.leftover != "-"
+            report.findings.append(Finding(
+                "longer-variation", INFO if excused else DEFECT,
+                f"ply {i + 1}: {var.readable} lasts {var.length} plies, longer than the main line"
+                + (" (excused: 2 plies longer with pieces left)" if excused else ""),
+                ply=i, move=var.move, length=var.length, line=var.line, pieces=var.leftover,
+            ))
+
+
+def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, line: list[int], report: Report) -> None:
+    """Strict mode: every attacker turn of a variation's line must have one mating move."""
+    depth = 0
+    try:
+        for j, m in enumerate(line):
+            if prover.pos.turn == prover.attacker:
+                for c in sorted(prover.pos.checks()):
+                    if c == m:
+                        continue
+                    name = prover.pos.move_readable(c)
+                    prover.push(c)
+                    try:
+                        v = prover.value()
+                    finally:
+                        prover.pop()
+                    if v is not None:
+                        report.findings.append(Finding(
+                            "variation-alternative", DEFECT,
+                            f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, in {1 + v} plies",
+                            ply=i, move=var.move, length=1 + v,
+                        ))
+            prover.push(m)
+            depth += 1
+    finally:
+        for _ in range(depth):
+            prover.pop()
+
+
+_SEVERITY_LABEL = {DEFECT: "DEFECT", BLEMISH: "blemish", INFO: "info", OPEN: "UNKNOWN"}
+
+
+def format_report(report: Report, *, title: str | None = None, diagram_text: str | None = None) -> str:
+    """A solver's report for people: the solution tree with its variations and
+    lengths, the attacker alternatives that mate, then the findings and the verdict."""
+    head = f"[{report.id}] " if report.id else ""
+    out = [f"{head}{title + ' -- ' if title else ''}{report.variant}: {report.position}"]
+    if diagram_text:
+        out.append(diagram_text)
+    if report.length is not None:
+        out.append(f"Solution, {report.length} plies (left in hand at the end: {report.leftover}):")
+        by_ply: dict[int, list[DefenderAlternative]] = {}
+        for v in report.variations:
+            by_ply.setdefault(v.ply, []).append(v)
+        for i, move in enumerate(report.readable):
+            mark = "  #" if i == report.length - 1 else ""
+            out.append(f"  {i + 1:>3}. {move}{mark}")
+            for v in by_ply.get(i, []):
+                out.append("         " + _variation_text(v))
+        for v in by_ply.get(report.length, []):
+            out.append("         " + _variation_text(v))
+        mating = [a for a in report.alternatives if a.status != "nomate"]
+        tried = len(report.alternatives)
+        out.append(f"Attacker alternatives on the main line: {tried} tried, {len(mating)} mate or unknown")
+        for a in mating:
+            if a.status == "unknown":
+                out.append(f"  {a.ply + 1:>3}. {a.readable}: unknown (stopped by a limit)")
+            else:
+                out.append(f"  {a.ply + 1:>3}. {a.readable}: {a.kind}, mate in {a.length}: {' '.join(a.line)}")
+    if report.findings:
+        out.append("Findings:")
+        for f in report.findings:
+            out.append(f"  {_SEVERITY_LABEL[f.severity]:<8} {f.kind}: {f.message}")
+    else:
+        out.append("Findings: none")
+    st = report.stats
+    out.append(f"Verdict: {report.verdict}  ({st.get('seconds', 0):.2f} s, {st.get('nodes', 0):,} nodes)")
+    return "\n".join(out)
+
+
+def _variation_text(v: DefenderAlternative) -> str:
+    if v.useless:
+        return f"{v.ply + 1}. {v.readable}  useless interposition (refuted, not counted)"
+    if v.status != "mate":
+        return f"{v.ply + 1}. {v.readable}  {v.status}"
+    return f"{v.ply + 1}. {v.readable}  -> {v.length} plies, left {v.leftover}: {' '.join(v.line[1:])}"
