@@ -267,5 +267,88 @@ def solve_command(
     sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
 
 
+EXIT_UNSOUND = 1
+
+
+@main.command("verify")
+@click.option("--variant", "-v", "variant_spec", default=None, metavar="V", help="ito (default) or rutherford, with switches; overrides a collection's.")
+@click.option("--id", "pid", default=None, metavar="ID", help="Only this problem of FILE.")
+@click.option("--defender-hand", default=None, metavar="H", help="rest (default), none, or letters: what the defender holds.")
+@click.option("--length", "stated_length", type=click.IntRange(min=1), default=None, metavar="L", help="The stated length, for a POSITION.")
+@click.option("--solution", default=None, metavar="MOVES", help="The intended solution (space-separated moves), for a POSITION.")
+@click.option("--strict", is_flag=True, help="Also demand a unique attacker move everywhere: final move, detours, variations.")
+@click.option("--longer-ok", "longer_ok", is_flag=True, help='Excuse a variation "2 plies longer, pieces left".')
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S", help="Seconds per problem; what it stops is reported unknown.")
+@click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=None, metavar="N", help="Nodes per problem.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.argument("target")
+@friendly_errors
+def verify_command(
+    variant_spec: str | None,
+    pid: str | None,
+    defender_hand: str | None,
+    stated_length: int | None,
+    solution: str | None,
+    strict: bool,
+    longer_ok: bool,
+    time_limit: float | None,
+    node_limit: int | None,
+    as_json: bool,
+    quiet: bool,
+    target: str,
+) -> None:
+    """Verify the soundness of the problems in FILE, or of one POSITION.
+
+    Exit status: 0 every problem sound or flawed (tolerated blemishes only),
+    1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
+    proof), 2 bad input.
+    """
+    import os
+
+    from .collection import Problem
+    from .verify import UNKNOWN, UNSOUND, format_report, verify
+
+    if os.path.isfile(target):
+        problems = load(target)
+        if pid is not None:
+            problems = [find(problems, pid, target)]
+        if stated_length is not None or solution is not None:
+            raise TsumeError("--length and --solution are for a POSITION; a collection states its own")
+    else:
+        if pid is not None:
+            raise TsumeError(f"--id needs a collection FILE; no file named {target!r}")
+        if " " not in target.strip():
+            raise TsumeError(f"no file named {target!r}, and it is not a position string")
+        problems = [Problem(id="position", position=target, variant=variant_spec or "ito",
+                            length=stated_length, solution=solution.split() if solution else None)]
+    reports = []
+    for n, pr in enumerate(problems, 1):
+        if not quiet and len(problems) > 1:
+            click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
+        report = verify(
+            pr,
+            variant=variant_spec,
+            defender_hand=defender_hand,
+            strict=strict,
+            longer_with_leftover_ok=longer_ok,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            progress=_progress_printer(not quiet),
+        )
+        reports.append(report)
+        if not as_json:
+            pos = Position(report.position, get_variant(report.variant))
+            click.echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True)))
+            click.echo("")
+    verdicts = [r.verdict for r in reports]
+    if as_json:
+        click.echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
+    elif len(reports) > 1:
+        counts = {v: verdicts.count(v) for v in ("sound", "flawed", "unsound", "unknown") if v in verdicts}
+        click.echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
+    sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     run()
