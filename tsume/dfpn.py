@@ -388,8 +388,12 @@ class DfPn:
                     child_th_dn = min(th_dn, dn2 + 1)
                     child_th_pn = th_pn - n_pn + max(groups[best_group], best_pn)
                 push(kids[best][0])
-                self._mid(cb, child_th_pn, child_th_dn)
-                pop()
+                try:
+                    self._mid(cb, child_th_pn, child_th_dn)
+                finally:
+                    # A search limit unwinds through here: the position must be
+                    # restored for the caller (the verifier goes on after one).
+                    pop()
                 last = best
         finally:
             del path[h]

@@ -114,10 +114,40 @@ class _Extractor:
         self.engine = engine
         self.pos = engine.pos
         self.attacker = engine.attacker
+        # Lines already read off, by (position hash, value): random problems
+        # have many equal mates, whose subtrees transpose.  An entry is kept
+        # only if no search under it rested on a repetition of the line.
+        self.memo: dict[tuple[int, int, bool], tuple[list[int], int, frozenset[int]]] = {}
+        self.path_dependent = False
 
     def _search(self, b: int) -> bool:
-        status = self.engine._solve(b)
+        engine = self.engine
+        status = engine._solve(b)
+        if status != PROVEN and engine.table.is_rep_disproof(self.pos, b, engine.path):
+            self.path_dependent = True
         return status == PROVEN
+
+    def _memoised(self, b: int, attacker: bool, read: "Callable[[int], tuple[list[int], int]]") -> tuple[list[int], int]:
+        """``read(b)`` through the memo; a stored line is reused only while none
+        of its positions is on the current line."""
+        key = (self.pos.hash, b, attacker)
+        hit = self.memo.get(key)
+        if hit is not None and hit[2].isdisjoint(self.engine.path):
+            return hit[0], hit[1]
+        outer = self.path_dependent
+        self.path_dependent = False
+        moves, left = read(b)
+        if not self.path_dependent:
+            p = self.pos
+            seen = []
+            for m in moves:
+                p.push(m)
+                seen.append(p.hash)
+            for _ in moves:
+                p.pop()
+            self.memo[key] = (moves, left, frozenset(seen))
+        self.path_dependent |= outer
+        return moves, left
 
     def _enter(self) -> int:
         h = self.pos.hash
@@ -136,6 +166,9 @@ class _Extractor:
 
     def attacker_line(self, b: int) -> tuple[list[int], int]:
         """Moves and leftover count of the best line from an attacker node of value b."""
+        return self._memoised(b, True, self._attacker_line)
+
+    def _attacker_line(self, b: int) -> tuple[list[int], int]:
         pos = self.pos
         h = self._enter()
         best: tuple[list[int], int] | None = None
@@ -182,16 +215,50 @@ class _Extractor:
         return out
 
     def defender_line(self, b: int) -> tuple[list[int], int]:
-        best: tuple[list[int], int, int] | None = None
-        for d, useless, value, moves, left in self.defender_choices(b):
-            if useless:
-                continue
-            assert value is not None
-            if best is None or (value, -left) > (best[2], -best[1]):
-                best = ([d] + moves, left, value)
-        if best is None:
-            return [], hand_count(self.pos, self.attacker)
-        return best[0], best[1]
+        """The best line from a defender node mated within b, and the pieces left.
+
+        Only the defences of the greatest value can be the longest line, so
+        only their lines are read off (the leftover breaks ties between them).
+        """
+        return self._memoised(b, False, self._defender_line)
+
+    def _defender_line(self, b: int) -> tuple[list[int], int]:
+        pos = self.pos
+        engine = self.engine
+        ranged = ranged_checkers(pos) if engine.options.useless_interpositions else 0
+        valued: list[tuple[int, int]] = []
+        h = self._enter()
+        try:
+            for d in sorted(pos.evasions()):
+                checker = interposition_square(pos, d, ranged)
+                if checker and engine._useless(d, checker, b):
+                    continue
+                pos.push(d)
+                try:
+                    v = self.shortest(b - 1)
+                finally:
+                    pos.pop()
+                if v is None:
+                    raise RuntimeError("internal error: a counted defence escapes the proven bound")
+                valued.append((d, v))
+            if not valued:
+                return [], hand_count(pos, self.attacker)
+            top = max(v for _, v in valued)
+            best: tuple[list[int], int] | None = None
+            for d, v in valued:
+                if v != top:
+                    continue
+                pos.push(d)
+                try:
+                    moves, left = self.attacker_line(v)
+                finally:
+                    pos.pop()
+                if best is None or left < best[1]:
+                    best = ([d] + moves, left)
+        finally:
+            self._leave(h)
+        assert best is not None
+        return best
 
 
 def _peak_memory_mb() -> float:

@@ -574,31 +574,23 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
 
 
 def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str]:
-    """Attacker pieces (the king aside) the line never moves or drops: board
-    pieces as letter and square (``S10``), hand pieces as letters (``G in hand``).
-
-    A drop uses a piece of the starting hand while one of its kind is left.
-    """
+    """Attacker board pieces (the king aside) the line never moves, as letter
+    and square (``S10``).  Hand pieces are not listed: one never dropped is
+    still in hand at the end, which te-amari reports."""
     p = pos.copy()
     t = p.t
     # current square -> starting square, for the attacker's pieces not yet moved
     untouched = {sq: sq for sq in range(1, p.n + 1)
                  if p.board[sq] and p.board[sq] & 1 == attacker and not t.royal[p.board[sq]]}
-    spare = list(p.hands[attacker])
     for m in moves:
         frm, to = m & 127, m >> 7 & 127
         if p.turn == attacker:
-            if frm:
-                untouched.pop(frm, None)
-            else:
-                ki = t.face_kind[m >> 14]
-                spare[ki] = max(0, spare[ki] - 1)
+            untouched.pop(frm, None)
         else:
             untouched.pop(to, None)  # taken by the defender where it stood
         p.push(m)
-    out = [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched.values())]
-    out += [f"{cnt if cnt > 1 else ''}{t.kind_letters[ki]} in hand" for ki, cnt in enumerate(spare) if cnt]
-    return out
+    # A hand piece never dropped is still in hand at the end: te-amari says so.
+    return [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched.values())]
 
 
 def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Settings) -> None:
