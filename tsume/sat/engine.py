@@ -1,0 +1,253 @@
+"""The SAT engine's queries on one tsume position, and ``sat_solve`` for the CLI."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..conventions import tsume_position
+from ..errors import TsumeError
+from ..notation import make_move
+from ..position import Position
+from ..variant import Variant
+from .cegar import Abstraction, SatTimeout
+from .encode import CPos
+from .oracle import Move, Oracle
+from .rules import rules_for
+
+__all__ = ["SatEngine", "sat_solve", "SatError", "SatTimeout", "cpos_of"]
+
+
+class SatError(TsumeError):
+    """Bad input for the SAT engine (e.g. no length bound)."""
+
+
+def cpos_of(pos: Position) -> CPos:
+    return (tuple(pos.board), (tuple(pos.hands[0]), tuple(pos.hands[1])), pos.turn)
+
+
+def move_int(m: Move) -> int:
+    """The project's move int of a (from, to, face) move."""
+    return make_move(m[0], m[1], m[2])
+
+
+class SatEngine:
+    """Queries on a tsume position (attacker to move) answered with SAT.
+
+    Lengths count every ply, interpositions included (the raw game; see
+    docs/sat.md).  ``history`` holds the concrete positions of the line before
+    this one, for the repetition rule.  ``time_limit`` (seconds) raises
+    :class:`SatTimeout` when exceeded.
+    """
+
+    def __init__(self, pos: Position, *, history: tuple[CPos, ...] = (), time_limit: float | None = None,
+                 oracle: Oracle | None = None) -> None:
+        self.pos = pos
+        self.rules = rules_for(pos.variant, len(pos.board) - 1)
+        self.oracle = oracle or Oracle(self.rules)
+        self.root = cpos_of(pos)
+        self.history = history
+        self.deadline = time.perf_counter() + time_limit if time_limit else None
+        self._abs: dict[int, Abstraction] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def abstraction(self, n: int) -> Abstraction:
+        """The incremental abstraction for mates within ``n`` (odd) plies."""
+        a = self._abs.get(n)
+        if a is None:
+            a = self._abs[n] = Abstraction(self.rules, self.oracle, self.root, n, self.history, self.deadline)
+        return a
+
+    def _run(self, n: int, assumptions_of, need: int = 1) -> bool:
+        a = self.abstraction(n)
+        try:
+            return a.solve(assumptions_of(a), need)
+        finally:
+            self.sizes[n] = a.size()
+
+    @staticmethod
+    def _odd(n: int) -> int:
+        return n if n % 2 else n - 1
+
+    # --- the queries ---------------------------------------------------------------------
+
+    def first_moves(self) -> list[Move]:
+        """The attacker's legal checks, in move-int order."""
+        return sorted((m for m, _ in self.oracle.checks(self.root)), key=move_int)
+
+    def mate_within(self, n: int) -> bool:
+        """Does the attacker mate within ``n`` plies?"""
+        n = self._odd(n)
+        return n >= 1 and self._run(n, lambda a: [a.any_lit])
+
+    def shortest(self, max_length: int) -> int | None:
+        """The shortest mate length (plies) up to ``max_length``, or None."""
+        for n in range(1, max_length + 1, 2):
+            if self.mate_within(n):
+                return n
+        return None
+
+    def mates_with(self, move: Move, n: int) -> bool:
+        """Does the first move ``move`` mate within ``n`` plies (an assumption on its choice literal)?"""
+        n = self._odd(n)
+        if n < 1:
+            return False
+        a = self.abstraction(n)
+        lit = a.choice.get(move)
+        return lit is not None and self._run(n, lambda a: [lit])
+
+    def first_move_lengths(self, max_length: int) -> dict[Move, int | None]:
+        """Every legal checking first move with its shortest mate length within ``max_length`` (None: none)."""
+        out: dict[Move, int | None] = {m: None for m in self.first_moves()}
+        for n in range(1, max_length + 1, 2):
+            open_moves = [m for m, v in out.items() if v is None]
+            if not open_moves:
+                break
+            for m in open_moves:
+                if self.mates_with(m, n):
+                    out[m] = n
+        return out
+
+    def has_two_winning_moves(self, n: int) -> bool:
+        """Do at least two first moves mate within ``n`` plies (a cardinality constraint)?"""
+        n = self._odd(n)
+        return n >= 1 and self._run(n, lambda a: [a.two_lit], need=2)
+
+    def close(self) -> None:
+        for a in self._abs.values():
+            a.close()
+        self._abs.clear()
+
+    # --- a main line ------------------------------------------------------------------------
+
+    def _sub(self, cpos: CPos, history: tuple[CPos, ...]) -> "SatEngine":
+        p = self.pos.copy()
+        board, hands, turn = cpos
+        p.board = list(board)
+        p.hands = [list(hands[0]), list(hands[1])]
+        p.turn = turn
+        p._rebuild()
+        sub = SatEngine(p, history=history, oracle=self.oracle)
+        sub.deadline = self.deadline
+        return sub
+
+    def main_line(self, length: int) -> list[Move]:
+        """The main line of a mate of exactly ``length`` plies, chosen as the solvers do
+        (docs/solver.md, convention 4, every interposition counted): the attacker takes
+        the shortest, then the most pieces left in hand; the defender the longest, then the
+        fewest; ties go to the lowest move int."""
+        moves, _left = self._attacker_line(self, length, ())
+        return moves
+
+    def _mates(self, cpos: CPos, b: int, history: tuple[CPos, ...], memo: dict) -> bool:
+        key = (cpos, b, history)
+        if key not in memo:
+            sub = self._sub(cpos, history)
+            try:
+                memo[key] = sub.mate_within(b)
+            finally:
+                sub.close()
+        return memo[key]
+
+    def _attacker_line(self, eng: "SatEngine", b: int, history: tuple[CPos, ...], memo: dict | None = None):
+        memo = {} if memo is None else memo
+        root = eng.root
+        hist = history + (root,)
+        best = None
+        for m, after in sorted(self.oracle.checks(root), key=lambda x: move_int(x[0])):
+            if self._defended(after, b - 1, hist, memo):
+                moves, left = self._defender_line(after, b - 1, hist, memo)
+                if best is None or left > best[1]:
+                    best = ([m] + moves, left)
+        if best is None:
+            raise RuntimeError("internal error: no mating move at the proven length")
+        return best
+
+    def _defended(self, cpos: CPos, b: int, history: tuple[CPos, ...], memo: dict) -> bool:
+        if cpos in history:
+            return False
+        replies = self.oracle.replies(cpos)
+        if not replies:
+            return True
+        hist = history + (cpos,)
+        for _m, after, _w in replies:
+            if b - 1 < 1 or after in hist or not self._mates(after, b - 1, hist, memo):
+                return False
+        return True
+
+    def _defender_line(self, cpos: CPos, b: int, history: tuple[CPos, ...], memo: dict):
+        replies = sorted(self.oracle.replies(cpos), key=lambda x: move_int(x[0]))
+        attacker = cpos[2] ^ 1
+        if not replies:
+            return [], sum(cpos[1][attacker])
+        hist = history + (cpos,)
+        best = None
+        for m, after, _w in replies:
+            v = next(v for v in range(1, b, 2) if self._mates(after, v, hist, memo))
+            sub = self._sub(after, hist)
+            moves, left = self._attacker_line(sub, v, hist, memo)
+            cand = (1 + v, -left)
+            if best is None or cand > best[0]:
+                best = (cand, [m] + moves, left)
+        return best[1], best[2]
+
+
+def sat_solve(
+    position: "str | Position",
+    *,
+    variant: "Variant | str" = "ito",
+    max_length: int | None = None,
+    defender_hand: str | None = None,
+    all_first_moves: bool = False,
+    mainline: bool = True,
+    time_limit: float | None = None,
+):
+    """Solve a tsume with the SAT engine: the same :class:`~tsume.solve.Result` fields
+    as ``solve()`` (``status``, ``length``, ``mainline``, ``first_moves`` ...), lengths
+    counting every interposition.  ``max_length`` is required."""
+    from ..solve import MATE, NOMATE, UNKNOWN_STATUS, Result
+
+    if max_length is None or max_length < 1:
+        raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
+    pos = tsume_position(position, variant, defender_hand=defender_hand)
+    started = time.perf_counter()
+    cpu = time.process_time()
+    eng = SatEngine(pos, time_limit=time_limit)
+    result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
+    try:
+        if all_first_moves:
+            firsts = eng.first_move_lengths(max_length)
+            lengths = [v for v in firsts.values() if v is not None]
+            length = min(lengths) if lengths else None
+            result.first_moves = [
+                {"move": pos.move_str(move_int(m)), "status": MATE if v is not None else NOMATE, "length": v}
+                for m, v in firsts.items()
+            ]
+        else:
+            length = eng.shortest(max_length)
+        if length is None:
+            result.status = NOMATE
+        else:
+            result.length = length
+            if mainline:
+                moves = [move_int(m) for m in eng.main_line(length)]
+                p = pos.copy()
+                for m in moves:
+                    result.mainline.append(p.move_str(m))
+                    result.readable.append(p.move_readable(m))
+                    p.push(m)
+                result.leftover = p.hand_string(pos.turn)
+            result.status = MATE
+    except SatTimeout as exc:
+        result.reason = str(exc)
+    finally:
+        eng.close()
+    result.stats = {
+        "engine": "sat",
+        "seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - cpu,
+        "variables": {str(n): s[0] for n, s in sorted(eng.sizes.items())},
+        "clauses": {str(n): s[1] for n, s in sorted(eng.sizes.items())},
+        "oracle_positions": eng.oracle.evaluations,
+    }
+    return result
