@@ -194,8 +194,15 @@ class Abstraction:
         c = self.c
         att, dfn = self.attacker, self.defender
         cands = candidates(P, att)
+        final = parent.ply + 2 >= self.n
+        # Where drop mate is banned and a defender move is legal exactly when it is
+        # basic-legal (no stalemate rule), a drop can never be the mating move.
+        no_final_drops = final and not self.r.variant.drop_mate and self.r.variant.stalemate != "illegal"
         sels = []
         for cand in cands:
+            if no_final_drops and cand[0] == 1:
+                sels.append(FALSE)
+                continue
             ok = legal(P, cand, att)
             if ok == FALSE:
                 sels.append(FALSE)
@@ -305,9 +312,15 @@ class Abstraction:
             if not self.solver.solve(assumptions=assumptions):
                 self.truth = None
                 return False
-            model = set(self.solver.get_model())
-            model.add(TRUE)
-            truth = model.__contains__
+            model = self.solver.get_model()
+            size = len(model)
+
+            def truth(lit: int, model=model, size=size) -> bool:
+                v = lit if lit > 0 else -lit
+                if v == 1:
+                    return lit > 0
+                return v <= size and (model[v - 1] > 0) == (lit > 0)
+
             if not self._refine(truth, need):
                 self.truth = truth
                 return True

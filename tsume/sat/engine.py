@@ -41,8 +41,13 @@ class SatEngine:
     """
 
     def __init__(self, pos: Position, *, history: tuple[CPos, ...] = (), time_limit: float | None = None,
-                 oracle: Oracle | None = None) -> None:
+                 oracle: Oracle | None = None, expand_concrete: bool = True, per_node: int = 1) -> None:
         self.pos = pos
+        #: expand attacker nodes at concrete positions over their legal checks (False:
+        #: encode every attacker node symbolically; slower, used by tests)
+        self.expand_concrete = expand_concrete
+        #: counterexamples added per defender node and refinement (0: every reply)
+        self.per_node = per_node
         self.rules = rules_for(pos.variant, len(pos.board) - 1)
         self.oracle = oracle or Oracle(self.rules)
         self.root = cpos_of(pos)
@@ -55,7 +60,8 @@ class SatEngine:
         """The incremental abstraction for mates within ``n`` (odd) plies."""
         a = self._abs.get(n)
         if a is None:
-            a = self._abs[n] = Abstraction(self.rules, self.oracle, self.root, n, self.history, self.deadline)
+            a = self._abs[n] = Abstraction(self.rules, self.oracle, self.root, n, self.history, self.deadline,
+                                           expand_concrete=self.expand_concrete, per_node=self.per_node)
         return a
 
     def _run(self, n: int, assumptions_of, need: int = 1) -> bool:
@@ -127,7 +133,8 @@ class SatEngine:
         p.hands = [list(hands[0]), list(hands[1])]
         p.turn = turn
         p._rebuild()
-        sub = SatEngine(p, history=history, oracle=self.oracle)
+        sub = SatEngine(p, history=history, oracle=self.oracle, expand_concrete=self.expand_concrete,
+                        per_node=self.per_node)
         sub.deadline = self.deadline
         return sub
 
