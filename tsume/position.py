@@ -207,74 +207,80 @@ class Position:
 
     def push(self, m: int) -> None:
         """Make a move (no legality check: use :meth:`push_str` or :meth:`is_legal`)."""
+        # The hot path of every search: locals instead of repeated attribute
+        # lookups, and hash steps with the side to move folded in (tables.z_from,
+        # tables.z_hand_up).
         t = self.t
-        board = self.board
         c = self.turn
-        to = m >> 7 & 127
         frm = m & 127
+        to = m >> 7 & 127
         h = self.hash
-        if frm == 0:
-            f = m >> 14
-            v = f << 1 | c
-            ki = t.face_kind[f]
-            hand = self.hands[c]
-            cnt = hand[ki]
-            hand[ki] = cnt - 1
-            zh = t.z_hand[c][ki]
-            h ^= zh[cnt] ^ zh[cnt - 1] ^ t.z_board[v][to]
-            board[to] = v
-            self.occ[c] |= 1 << to
-            cap = 0
-        else:
+        board = self.board
+        if frm:
             v = board[frm]
             cap = board[to]
             board[frm] = 0
-            zb = t.z_board
             if cap:
+                nv = t.flip[v]
+                board[to] = nv
                 ki = t.hand_kind[cap]
                 hand = self.hands[c]
                 cnt = hand[ki]
                 hand[ki] = cnt + 1
-                zh = t.z_hand[c][ki]
-                nv = t.flip[v]
-                h ^= zb[v][frm] ^ zb[cap][to] ^ zh[cnt] ^ zh[cnt + 1] ^ zb[nv][to]
-                self.occ[c ^ 1] ^= 1 << to
+                occ = self.occ
+                occ[c] ^= 1 << frm | 1 << to
+                occ[c ^ 1] ^= 1 << to
+                zb = t.z_board
+                self.hash = h ^ t.z_from[v][frm] ^ zb[cap][to] ^ zb[nv][to] ^ t.z_hand_up[c][ki][cnt] ^ t.z_side
             else:
-                nv = v
-                h ^= zb[v][frm] ^ zb[v][to]
-            board[to] = nv
-            self.occ[c] ^= (1 << frm) | (1 << to)
+                board[to] = v
+                self.occ[c] ^= 1 << frm | 1 << to
+                self.hash = h ^ t.z_from[v][frm] ^ t.z_board[v][to]
             if t.royal[v]:
                 self.kings[c] = to
-        self._stack.append((m, cap, self.hash))
-        self.hash = h ^ t.z_side
+        else:
+            f = m >> 14
+            v = f << 1 | c
+            board[to] = v
+            ki = t.face_kind[f]
+            hand = self.hands[c]
+            cnt = hand[ki] - 1
+            hand[ki] = cnt
+            self.occ[c] |= 1 << to
+            self.hash = h ^ t.z_hand_up[c][ki][cnt] ^ t.z_board[v][to]
+            cap = 0
+        self._stack.append((m, cap, h))
         self.turn = c ^ 1
 
     def pop(self) -> int:
         """Unmake the last move and return it."""
         m, cap, h = self._stack.pop()
-        t = self.t
-        board = self.board
         c = self.turn ^ 1
         self.turn = c
         self.hash = h
-        to = m >> 7 & 127
         frm = m & 127
-        if frm == 0:
-            self.hands[c][t.face_kind[m >> 14]] += 1
-            board[to] = 0
-            self.occ[c] ^= 1 << to
-        else:
-            nv = board[to]
-            v = t.flip[nv] if cap else nv
-            board[frm] = v
-            board[to] = cap
-            self.occ[c] ^= (1 << frm) | (1 << to)
+        to = m >> 7 & 127
+        board = self.board
+        if frm:
+            t = self.t
             if cap:
+                v = t.flip[board[to]]
+                board[to] = cap
+                occ = self.occ
+                occ[c] ^= 1 << frm | 1 << to
+                occ[c ^ 1] |= 1 << to
                 self.hands[c][t.hand_kind[cap]] -= 1
-                self.occ[c ^ 1] |= 1 << to
+            else:
+                v = board[to]
+                board[to] = 0
+                self.occ[c] ^= 1 << frm | 1 << to
+            board[frm] = v
             if t.royal[v]:
                 self.kings[c] = frm
+        else:
+            board[to] = 0
+            self.hands[c][self.t.face_kind[m >> 14]] += 1
+            self.occ[c] ^= 1 << to
         return m
 
     @property
@@ -596,8 +602,8 @@ class Position:
 
     # --- legality --------------------------------------------------------
 
-    def _king_lines(self, c: int, k: int) -> tuple[int, int]:
-        """``(checkers, danger)`` for the king of colour ``c`` on ``k``.
+    def _king_lines(self, c: int, k: int, occ: int) -> tuple[int, int]:
+        """``(checkers, danger)`` for the king of colour ``c`` on ``k``, with occupancy ``occ``.
 
         ``checkers`` is the mask of enemy pieces attacking it.  ``danger``
         (meaningful only when there are none) holds the squares where adding
@@ -613,7 +619,6 @@ class Position:
         for p, mask in t.leap_att[c ^ 1][k]:
             if mask >> board[p] & 1:
                 checkers |= 1 << p
-        occ = self.occ[0] | self.occ[1]
         danger = 0
         for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[c ^ 1]:
             m = occ & lattice[k]
@@ -644,6 +649,33 @@ class Position:
                         danger |= 1 << p1 | 1 << p2
         return checkers, danger
 
+    def _king_escapes(self) -> list[tuple[int, int]]:
+        """Safe king steps of the opponent, each with the squares a move of ours must not touch.
+
+        For each leap of the opponent's king (the side not to move) to an empty
+        square or onto one of our pieces, where it would stand unattacked:
+        ``(square, zone)``.  ``zone`` is the danger mask of :meth:`_king_lines`
+        for a king on that square, so a move of ours that changes occupancy
+        only outside it cannot open a line onto the square; only the piece we
+        move or drop could then attack it, which ``reach`` tells.  Such a move
+        leaves the opponent a king-safe move: it neither stalemates nor mates.
+        """
+        c = self.turn
+        e = c ^ 1
+        ek = self.kings[e]
+        board = self.board
+        king_lines = self._king_lines
+        occ = (self.occ[0] | self.occ[1]) ^ (1 << ek)
+        out = []
+        for s in self.t.leap_targets[board[ek]][ek]:
+            w = board[s]
+            if w and w & 1 == e:
+                continue
+            checkers, zone = king_lines(e, s, occ | 1 << s)
+            if not checkers:
+                out.append((s, zone))
+        return out
+
     def _safe_moves(self, first_only: bool = False) -> list[int]:
         """The moves that leave the mover's king safe (movement, drop placement, king safety).
 
@@ -659,7 +691,7 @@ class Position:
         t = self.t
         risky: list[int] = []
         buf: list[int] = []
-        checkers, danger = self._king_lines(c, k)
+        checkers, danger = self._king_lines(c, k, self.occ[0] | self.occ[1])
         own = self.occ[c]
         if checkers:
             # A non-king move can only lift a check by changing what stands on
@@ -681,16 +713,18 @@ class Position:
             self._safe_drops(c, self._drop_squares(c) & region, out)
             if first_only and out:
                 return out[:1]
+            board = self.board
+            span = t.span
             m = own ^ (1 << k)
             while m:
                 low = m & -m
                 m ^= low
                 s = low.bit_length() - 1
-                buf.clear()
-                self._piece_moves(s, buf)
                 if region >> s & 1:
-                    risky.extend(buf)
-                else:
+                    self._piece_moves(s, risky)
+                elif span[board[s]][s] & region:
+                    buf.clear()
+                    self._piece_moves(s, buf)
                     for mv in buf:
                         if region >> (mv >> 7) & 1:
                             risky.append(mv)
@@ -879,47 +913,73 @@ class Position:
         ``repetition`` (default: the variant's switch) forbids a move whose
         position has occurred twice before on this object's move stack.
         """
+        t = self.t
+        variant = t.variant
         if repetition is None:
-            repetition = self.t.variant.repetition
+            repetition = variant.repetition
         moves = self._safe_moves()
-        variant = self.t.variant
         c = self.turn
-        e = c ^ 1
-        ek = self.kings[e]
+        ek = self.kings[c ^ 1]
         # A side without a king is never stalemated: with no move left it has
         # simply run out of play (in a tsume the attacker then fails).
         stale = variant.stalemate == "illegal" and bool(ek) and not self._opponent_keeps_safe_drop()
-        witnesses = self._opponent_witnesses() if stale else []
         dropmate = not variant.drop_mate and bool(ek)
         # The third occurrence needs at least eight plies of history.
         rep = repetition and len(self._stack) >= 7
         self.filtered = 0
         if not (stale or dropmate or rep):
             return moves
-        disc = self._check_region(c, ek) if dropmate else 0
         # Drops that give check (or may, through a cannon's new screen): only
         # these can fall foul of the drop-mate ban.
-        checking = self._checking_drop_squares(c, ek, disc) if dropmate else {}
+        checking = self._checking_drop_squares(c, ek, self._check_region(c, ek)) if dropmate else {}
+        # Proofs that the opponent keeps a king-safe move, tried before making
+        # the move: for the stalemate rule, an opponent move the move cannot
+        # spoil (cheapest in measurements); then a king step it cannot spoil,
+        # which also disproves a drop mate.  Both are computed once per node,
+        # and only if some move needs them.
+        escapes = None
+        witnesses = None
+        board = self.board
+        flip = t.flip
+        reach = t.reach
         out = []
         push = self.push
         pop = self.pop
         attacked = self.is_attacked
         for m in moves:
-            test_mate = dropmate and not m & 127 and bool(checking.get(m >> 14, 0) >> (m >> 7 & 127) & 1)
+            frm = m & 127
+            to = m >> 7 & 127
+            test_mate = dropmate and not frm and bool(checking.get(m >> 14, 0) >> to & 1)
             test_stale = stale
-            if stale:
-                touch = 1 << (m & 127) | 1 << (m >> 7 & 127)
-                for w in witnesses:
-                    if not w & touch:
-                        test_stale = False
-                        break
+            if test_stale or test_mate:
+                touch = 1 << frm | 1 << to
+                if test_stale and not test_mate:
+                    if witnesses is None:
+                        witnesses = self._opponent_witnesses()
+                    for w in witnesses:
+                        if not w & touch:
+                            test_stale = False
+                            break
+                if test_stale or test_mate:
+                    if escapes is None:
+                        escapes = self._king_escapes()
+                    if escapes:
+                        if frm:
+                            nv = flip[board[frm]] if board[to] else board[frm]
+                        else:
+                            nv = m >> 14 << 1 | c
+                        reach_v = reach[nv]
+                        for s, zone in escapes:
+                            if not (zone & touch or reach_v[s] >> to & 1):
+                                test_stale = test_mate = False
+                                break
             if not (test_stale or test_mate or rep):
                 out.append(m)
                 continue
             push(m)
             ok = True
             if test_stale or test_mate:
-                in_check = bool(ek) and attacked(ek, c)
+                in_check = attacked(ek, c)
                 if in_check:
                     if test_mate and not self.has_safe_move():
                         ok = False  # a drop that mates
@@ -1001,7 +1061,7 @@ class Position:
             danger = 0
             always_test = False
         else:
-            checkers, danger = self._king_lines(c, k)
+            checkers, danger = self._king_lines(c, k, self.occ[0] | self.occ[1])
             always_test = bool(checkers)
         dropmate = not t.variant.drop_mate
         self.filtered = 0

@@ -69,10 +69,14 @@ class Tables:
     high_mask: list[int]             # [k] -> squares > k, for k in 0..N+1
     between: list[list[int]]         # [a][b] -> squares strictly between a and b
     rider: list[bool]                # [v] -> has at least one ride
+    span: list[list[int]]            # [v][s] -> every square v on s could move to, whatever the occupancy
     # hashing
     z_board: list[list[int]]         # [v][s]
     z_hand: list[list[list[int]]]    # [c][kind][count]
     z_side: int
+    # Hash steps for make/unmake, side to move folded in (one lookup and XOR fewer per move):
+    z_hand_up: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] ^ z_side
+    z_from: list[list[int]]           # [v][s] -> z_board[v][s] ^ z_side (the square a piece leaves)
 
 
 @lru_cache(maxsize=None)
@@ -213,6 +217,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
     high_mask = [board_mask & ~((1 << (k + 1)) - 1) for k in range(n + 2)]
     between = [[low_mask[max(a, b)] & high_mask[min(a, b)] for b in range(n + 1)] for a in range(n + 1)]
     rider = [any(ride_paths[v][s] for s in squares) for v in range(nvalues)]
+    span = [[leap_mask[v][s] | sum(1 << t for path in ride_paths[v][s] for t in path[0]) for s in range(n + 1)]
+            for v in range(nvalues)]
 
     rng = random.Random(f"{variant.name}/{n}")  # string seeds are stable across runs
     z_board = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in range(nvalues)]
@@ -222,6 +228,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
         for ki in range(len(kinds)):
             z_hand[c][ki][0] = 0  # an empty hand contributes nothing
     z_side = rng.getrandbits(64)
+    z_hand_up = [[[zh[i] ^ zh[i + 1] ^ z_side for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
+    z_from = [[z ^ z_side for z in zv] for zv in z_board]
 
     royal_kind = next(i for i, k in enumerate(kinds) if k.royal)
     return Tables(
@@ -253,7 +261,10 @@ def tables_for(variant: Variant, n: int) -> Tables:
         high_mask=high_mask,
         between=between,
         rider=rider,
+        span=span,
         z_board=z_board,
         z_hand=z_hand,
         z_side=z_side,
+        z_hand_up=z_hand_up,
+        z_from=z_from,
     )
