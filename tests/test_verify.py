@@ -1,0 +1,166 @@
+"""The verifier: findings, verdicts, completeness under limits, and cross-checks
+against solve() and the reference solver on seeded random positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tsume.collection import Problem
+from tsume.conventions import tsume_position
+from tsume.generate import random_tsume
+from tsume.reference import ReferenceSolver
+from tsume.solve import solve
+from tsume.verify import FINDING_KINDS, verify
+
+# ito-05 of problems/examples.tsume: mate in 5, unique, nothing left; the Pawn
+# on 6 never moves.
+ITO05 = "H1kf1P1c2K20 b PHG 1"
+ITO05_LINE = ["G*7", "3-2", "H*5", "2-1", "P*2"]
+
+
+def kinds(report) -> set[str]:
+    return report.kinds - {"unused-material"}
+
+
+def test_a_sound_problem_is_sound_and_its_report_is_complete():
+    r = verify(ITO05, length=5, solution=ITO05_LINE)
+    assert r.verdict == "sound"
+    assert r.length == 5 and r.mainline == ITO05_LINE and r.leftover == "-"
+    assert [f.kind for f in r.findings] == ["unused-material"]
+    assert r.findings[0].pieces == "P6" and r.findings[0].severity == "info"
+    # Every checking alternative at every attacker turn was decided.
+    assert r.alternatives and all(a.status == "nomate" for a in r.alternatives)
+    pos = tsume_position(ITO05, "ito")
+    q = pos.copy()
+    expected = 0
+    for i, m in enumerate(r.mainline):
+        mv = q.parse_move(m)
+        if i % 2 == 0:
+            expected += len(q.checks()) - 1
+        q.push(mv)
+    assert len(r.alternatives) == expected
+
+
+def test_stated_length_mismatch():
+    r = verify(ITO05, length=7)
+    assert kinds(r) == {"stated-length-mismatch"} and r.verdict == "unsound"
+    assert r.findings[0].length == 5
+
+
+@pytest.mark.parametrize(
+    "solution, says",
+    [
+        (["G*7", "3-2", "H*5", "2x1", "P*2"], "ply 4"),           # malformed
+        (["G*7", "3-2", "H*4", "2-1", "P*2"], "occupied"),        # illegal
+        (["G*7", "3-2", "H*5"], "does not end in mate"),          # stops early
+        (["G*7", "3-2", "H*5", "2-1", "P*2", "1-2"], "ply 6"),    # goes on after the mate
+    ],
+)
+def test_solution_mismatch(solution, says):
+    r = verify(ITO05, solution=solution)
+    assert kinds(r) == {"solution-mismatch"}, r.findings
+    assert says in next(f.message for f in r.findings if f.kind == "solution-mismatch")
+    assert r.verdict == "unsound"
+    # The report still shows the proven main line.
+    assert r.mainline == ITO05_LINE
+
+
+def test_problem_fields_are_used_and_keywords_override_them():
+    pr = Problem(id="x", position=ITO05, variant="ito", length=7, solution=ITO05_LINE)
+    r = verify(pr)
+    assert r.id == "x" and kinds(r) == {"stated-length-mismatch"}
+    assert kinds(verify(pr, length=5)) == set()
+
+
+def test_no_mate():
+    # A lone Pawn cannot mate a free king.
+    r = verify("k1P28 b - 1", defender_hand="none")
+    assert [f.kind for f in r.findings] == ["no-mate"] and r.verdict == "unsound"
+    assert r.length is None and r.mainline == []
+
+
+def test_a_limit_makes_every_open_question_unknown_never_sound():
+    r = verify(ITO05, node_limit=30)
+    assert r.verdict == "unknown"
+    assert [f.kind for f in r.findings] == ["unknown"]
+    # A limit during the walk: the alternatives it stops are listed as unknown.
+    full = verify(ITO05)
+    seen = set()
+    for limit in range(full.stats["nodes"] // 4, full.stats["nodes"], max(1, full.stats["nodes"] // 12)):
+        part = verify(ITO05, node_limit=limit)
+        assert part.verdict in ("unknown", "sound")
+        if part.verdict == "unknown" and part.length is not None:
+            open_alts = [a for a in part.alternatives if a.status == "unknown"]
+            assert len([f for f in part.findings if f.kind == "unknown"]) == len(open_alts) + len(
+                [v for v in part.variations if v.status == "unknown"]
+            )
+            seen.add("walk")
+    assert "walk" in seen
+
+
+def test_fail_fast_stops_at_the_first_defect():
+    pos = "l3k1n+P1S15 b PL 1"  # rutherford-13 of examples.tsume: yozume at ply 1
+    r = verify(pos, variant="rutherford", fail_fast=True)
+    assert r.verdict == "unsound"
+    defects = [f for f in r.findings if f.severity == "defect"]
+    assert len(defects) == 1 and defects[0].kind == "yozume" and defects[0].ply == 0
+
+
+def test_every_finding_kind_is_declared():
+    assert set(FINDING_KINDS) >= {
+        "no-mate", "yozume", "final-move-alternative", "detour", "te-amari", "same-length-variation",
+        "longer-variation", "unused-material", "stated-length-mismatch", "solution-mismatch",
+    }
+
+
+# --- cross-checks on seeded random positions ----------------------------------------------------
+
+
+def _reference_first_length(pos, move: int, bound: int) -> int | None:
+    solver = ReferenceSolver(pos)
+    p = solver.pos
+    root = p.key()
+    p.push(move)
+    solver.path.add(root)
+    try:
+        return next((1 + v for v in range(0, bound, 2) if solver.defended(v)[0]), None)
+    finally:
+        solver.path.discard(root)
+        p.pop()
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_verify_agrees_with_solve_and_the_reference(variant):
+    """On random short mates: the main line and variations equal solve()'s, and
+    every root alternative's mate length equals the reference solver's (within
+    its bound; beyond it the reference must find none)."""
+    bound = 5
+    compared = 0
+    for seed in range(300, 380):
+        raw = random_tsume(random.Random(seed), variant, attacker_hand=(0, 2))
+        dh = "none" if seed % 2 == 0 else None
+        s = solve(raw, variant=variant, max_length=5, defender_hand=dh, node_limit=20_000)
+        if s.status != "mate":
+            continue
+        # Some random positions take minutes to verify (many long alternative
+        # mates); a node limit keeps the file fast, and "unknown" is skipped.
+        r = verify(raw, variant=variant, defender_hand=dh, node_limit=15_000)
+        if r.verdict == "unknown":
+            continue
+        compared += 1
+        assert (r.length, r.mainline, r.leftover) == (s.length, s.mainline, s.leftover), raw
+        mine = {(v.ply, v.move): (v.useless, v.length, v.leftover, v.line) for v in r.variations}
+        theirs = {(v.ply, v.move): (v.useless, v.length, v.leftover, v.line) for v in s.variations}
+        assert mine == theirs, raw
+        pos = tsume_position(raw, variant, defender_hand=dh)
+        for a in r.alternatives:
+            if a.ply != 0:
+                continue
+            ref = _reference_first_length(pos, pos.parse_move(a.move), bound)
+            if a.status == "mate" and a.length <= bound:
+                assert ref == a.length, (raw, a)
+            else:
+                assert ref is None, (raw, a)
+    assert compared >= 15, compared
