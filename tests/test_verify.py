@@ -164,3 +164,54 @@ def test_verify_agrees_with_solve_and_the_reference(variant):
             else:
                 assert ref is None, (raw, a)
     assert compared >= 15, compared
+
+
+# --- the command line --------------------------------------------------------------------------
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from tsume.cli import main
+
+    return CliRunner().invoke(main, ["verify", "-q", *args])
+
+
+def test_cli_json_and_exit_status(tmp_path):
+    import json
+
+    ok = _cli(ITO05, "--length", "5", "--solution", " ".join(ITO05_LINE), "--json")
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.stdout)
+    (p,) = data["problems"]
+    assert {"id", "verdict", "length", "mainline", "findings"} <= p.keys()
+    assert p["verdict"] == "sound" and p["length"] == 5 and p["mainline"] == ITO05_LINE
+    assert [f["kind"] for f in p["findings"]] == ["unused-material"]
+
+    bad = _cli(ITO05, "--length", "7")
+    assert bad.exit_code == 1 and "stated-length-mismatch" in bad.stdout and "Verdict: unsound" in bad.stdout
+
+    limited = _cli(ITO05, "--nodes", "30")
+    assert limited.exit_code == 3 and "Verdict: unknown" in limited.stdout
+
+    f = tmp_path / "two.tsume"
+    f.write_text(f"[a]\nposition: {ITO05}\nlength: 5\n\n[b]\nposition: {ITO05}\nlength: 7\n")
+    both = _cli(str(f), "--json")
+    assert both.exit_code == 1
+    assert [p["verdict"] for p in json.loads(both.stdout)["problems"]] == ["sound", "unsound"]
+    one = _cli(str(f), "--id", "a")
+    assert one.exit_code == 0 and "[a]" in one.stdout and "Verdict: sound" in one.stdout
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("nosuchfile",), "no file named"),
+        (("k1P28 b - 1", "--id", "x"), "--id needs a collection FILE"),
+        (("k1P2 b - 1",), "board"),
+        ((ITO05, "--solution", "G*7 3-2", "--variant", "chess"), "variant"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(args, says):
+    r = _cli(*args)
+    assert r.exit_code == 2
+    assert r.stdout == "" and says in r.stderr and len(r.stderr.strip().splitlines()) == 1
