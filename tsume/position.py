@@ -29,6 +29,11 @@ __all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES"]
 COLOUR_NAMES = ("Black", "White")
 
 
+#: The occupancy bits of the mover that a move changes, by the move's low 14
+#: bits (``from | to << 7``; a drop has from-square 0 and changes only ``to``).
+_FOOTPRINT = [(1 << (i & 127) if i & 127 else 0) | 1 << (i >> 7) for i in range(1 << 14)]
+
+
 class Position:
     """A position of a one-dimensional shogi variant.
 
@@ -208,14 +213,16 @@ class Position:
     def push(self, m: int) -> None:
         """Make a move (no legality check: use :meth:`push_str` or :meth:`is_legal`)."""
         # The hot path of every search: locals instead of repeated attribute
-        # lookups, and hash steps with the side to move folded in (tables.z_from,
-        # tables.z_hand_up).
+        # lookups, the occupancy change from one table (_FOOTPRINT), hash steps
+        # with the side to move folded in (tables.z_from, tables.z_hand_up), and
+        # what pop needs kept on the stack rather than worked out again.
         t = self.t
         c = self.turn
         frm = m & 127
         to = m >> 7 & 127
         h = self.hash
         board = self.board
+        fp = _FOOTPRINT[m & 16383]
         if frm:
             v = board[frm]
             cap = board[to]
@@ -228,13 +235,13 @@ class Position:
                 cnt = hand[ki]
                 hand[ki] = cnt + 1
                 occ = self.occ
-                occ[c] ^= 1 << frm | 1 << to
+                occ[c] ^= fp
                 occ[c ^ 1] ^= 1 << to
                 zb = t.z_board
                 self.hash = h ^ t.z_from[v][frm] ^ zb[cap][to] ^ zb[nv][to] ^ t.z_hand_up[c][ki][cnt] ^ t.z_side
             else:
                 board[to] = v
-                self.occ[c] ^= 1 << frm | 1 << to
+                self.occ[c] ^= fp
                 self.hash = h ^ t.z_from[v][frm] ^ t.z_board[v][to]
             if t.royal[v]:
                 self.kings[c] = to
@@ -246,41 +253,33 @@ class Position:
             hand = self.hands[c]
             cnt = hand[ki] - 1
             hand[ki] = cnt
-            self.occ[c] |= 1 << to
+            self.occ[c] ^= fp
             self.hash = h ^ t.z_hand_up[c][ki][cnt] ^ t.z_board[v][to]
             cap = 0
-        self._stack.append((m, cap, h))
+        # (move, captured piece, hash before) come first: repetitions() and
+        # tsume.conventions read them.
+        self._stack.append((m, cap, h, frm, to, v, fp))
         self.turn = c ^ 1
 
     def pop(self) -> int:
         """Unmake the last move and return it."""
-        m, cap, h = self._stack.pop()
+        m, cap, h, frm, to, v, fp = self._stack.pop()
         c = self.turn ^ 1
         self.turn = c
         self.hash = h
-        frm = m & 127
-        to = m >> 7 & 127
         board = self.board
+        self.occ[c] ^= fp
         if frm:
-            t = self.t
-            if cap:
-                v = t.flip[board[to]]
-                board[to] = cap
-                occ = self.occ
-                occ[c] ^= 1 << frm | 1 << to
-                occ[c ^ 1] |= 1 << to
-                self.hands[c][t.hand_kind[cap]] -= 1
-            else:
-                v = board[to]
-                board[to] = 0
-                self.occ[c] ^= 1 << frm | 1 << to
             board[frm] = v
-            if t.royal[v]:
+            board[to] = cap
+            if cap:
+                self.occ[c ^ 1] ^= 1 << to
+                self.hands[c][self.t.hand_kind[cap]] -= 1
+            if self.kings[c] == to:
                 self.kings[c] = frm
         else:
             board[to] = 0
-            self.hands[c][self.t.face_kind[m >> 14]] += 1
-            self.occ[c] ^= 1 << to
+            self.hands[c][self.t.face_kind[v >> 1]] += 1
         return m
 
     @property
