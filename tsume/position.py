@@ -468,20 +468,31 @@ class Position:
                 empty &= t.low_mask[k - 1] if c == BLACK else t.high_mask[k + 1]
         return empty
 
+    def _drop_rows(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """By square, the drops of every kind in ``hand`` onto it, in drop-face order.
+
+        A drop's move int does not depend on the colour, only on which kinds
+        are in hand, so the rows are built once per set of kinds (a king in
+        hand is never dropped).
+        """
+        t = self.t
+        key = tuple(map(bool, hand))
+        rows = t.drop_rows.get(key)
+        if rows is None:
+            faces = [f for ki, has in enumerate(key) if has and ki != t.royal_kind for f in t.drop_faces[ki]]
+            rows = t.drop_rows[key] = [tuple(to << 7 | f << 14 for f in faces) for to in range(t.n + 1)]
+        return rows
+
     def _drops(self, c: int, squares: int, out: list[int]) -> None:
         """Append the drops of colour ``c`` onto the squares of the mask ``squares``."""
         hand = self.hands[c]
         if not squares or not any(hand):
             return
-        t = self.t
-        faces = [f for ki, cnt in enumerate(hand) if cnt and ki != t.royal_kind for f in t.drop_faces[ki]]
+        rows = self._drop_rows(hand)
         while squares:
             low = squares & -squares
-            to = low.bit_length() - 1
             squares ^= low
-            base = to << 7
-            for f in faces:
-                out.append(base | f << 14)
+            out += rows[low.bit_length() - 1]
 
     def _safe_drops(self, c: int, squares: int, out: list[int]) -> None:
         """Append the drops onto ``squares`` that leave colour ``c``'s king safe.
@@ -493,8 +504,7 @@ class Position:
         hand = self.hands[c]
         if not squares or not any(hand):
             return
-        t = self.t
-        faces = [f for ki, cnt in enumerate(hand) if cnt and ki != t.royal_kind for f in t.drop_faces[ki]]
+        rows = self._drop_rows(hand)
         k = self.kings[c]
         e = c ^ 1
         occ = self.occ[0] | self.occ[1]
@@ -502,11 +512,9 @@ class Position:
         while squares:
             low = squares & -squares
             squares ^= low
-            base = (low.bit_length() - 1) << 7
             # Our own piece on the square is no attacker of our king (value 0 will do).
             if not k or not attacked(k, e, occ | low, 0, 0):
-                for f in faces:
-                    out.append(base | f << 14)
+                out += rows[low.bit_length() - 1]
 
     def child_hash(self, m: int) -> int:
         """The hash of the position after the move ``m``, without making it."""
@@ -930,7 +938,26 @@ class Position:
             return moves
         # Drops that give check (or may, through a cannon's new screen): only
         # these can fall foul of the drop-mate ban.
-        checking = self._checking_drop_squares(c, ek, self._check_region(c, ek)) if dropmate else {}
+        disc = self._check_region(c, ek) if dropmate else 0
+        checking = self._checking_drop_squares(c, ek, disc) if dropmate else {}
+        if not (stale or rep):
+            # Only the drops that give check can break a rule (the drop-mate
+            # ban), so only they are looked at, not every move.
+            todo = []
+            for f, mask in checking.items():
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    todo.append((low.bit_length() - 1) << 7 | f << 14)
+            if not todo:
+                return moves
+            present = set(moves)
+            escapes = self._king_escapes()
+            bad = {m for m in todo if m in present and self._drop_mates(m, escapes, not disc >> (m >> 7 & 127) & 1)}
+            if not bad:
+                return moves
+            self.filtered = len(bad)
+            return [m for m in moves if m not in bad]
         # Proofs that the opponent keeps a king-safe move, tried before making
         # the move: for the stalemate rule, an opponent move the move cannot
         # spoil (cheapest in measurements); then a king step it cannot spoil,
@@ -978,7 +1005,8 @@ class Position:
             push(m)
             ok = True
             if test_stale or test_mate:
-                in_check = attacked(ek, c)
+                # A checking drop off the cannon-screen squares checks for sure.
+                in_check = (test_mate and not disc >> to & 1) or attacked(ek, c)
                 if in_check:
                     if test_mate and not self.has_safe_move():
                         ok = False  # a drop that mates
@@ -992,6 +1020,25 @@ class Position:
             if ok:
                 out.append(m)
         return out
+
+    def _drop_mates(self, m: int, escapes: list[tuple[int, int]], checks: bool) -> bool:
+        """Is the drop ``m``, which may give check (``checks``: which does), a mate?
+
+        ``escapes`` is :meth:`_king_escapes` of this node: a king step the drop
+        cannot spoil disproves the mate without making the drop.
+        """
+        c = self.turn
+        to = m >> 7 & 127
+        reach_v = self.t.reach[m >> 14 << 1 | c]
+        touch = 1 << to
+        for s, zone in escapes:
+            if not (zone & touch or reach_v[s] >> to & 1):
+                return False
+        ek = self.kings[c ^ 1]
+        self.push(m)
+        mates = (checks or self.is_attacked(ek, c)) and not self.has_safe_move()
+        self.pop()
+        return mates
 
     def is_legal(self, m: int, repetition: bool | None = None) -> bool:
         """Is the move int ``m`` legal here?"""
@@ -1067,10 +1114,7 @@ class Position:
         occ = self.occ[0] | self.occ[1]
         leap_mask = t.leap_mask
         ride_hits = t.ride_hits
-        kings = self.kings
-        attacked = self.is_attacked
-        push = self.push
-        pop = self.pop
+        escapes = None
         out = []
         for mv in cands:
             frm = mv & 127
@@ -1101,10 +1145,9 @@ class Position:
             if need_safety and self._move_exposes(mv, c):
                 continue  # exposes our own king
             if need_mate:
-                push(mv)
-                mates = not self.has_safe_move()
-                pop()
-                if mates:
+                if escapes is None:
+                    escapes = self._king_escapes()
+                if self._drop_mates(mv, escapes, True):
                     self.filtered += 1
                     continue  # a drop that mates
             out.append(mv)

@@ -70,6 +70,7 @@ class Tables:
     between: list[list[int]]         # [a][b] -> squares strictly between a and b
     rider: list[bool]                # [v] -> has at least one ride
     span: list[list[int]]            # [v][s] -> every square v on s could move to, whatever the occupancy
+    drop_rows: dict[tuple[bool, ...], list[tuple[int, ...]]]  # kinds in hand -> [s] -> drop moves (Position fills it)
     # hashing
     z_board: list[list[int]]         # [v][s]
     z_hand: list[list[list[int]]]    # [c][kind][count]
@@ -262,6 +263,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
         between=between,
         rider=rider,
         span=span,
+        drop_rows={},
         z_board=z_board,
         z_hand=z_hand,
         z_side=z_side,
