@@ -195,6 +195,15 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
             length = f" in {fm['length']}" if fm["length"] else ""
             out.append(f"  {fm['move']}: {fm['status']}{length}")
     st = result.stats
+    if st.get("engine") == "sat":
+        sizes = ", ".join(f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses"
+                          for n in st["variables"])
+        out.append(f"Engine: SAT (every interposition counted). Encodings: {sizes or '-'}")
+        out.append(f"Statistics: {st['seconds']:.3f} s, {st['cpu_seconds']:.3f} s CPU, "
+                   f"{st['oracle_positions']:,} positions listed by the oracle")
+        if verbose:
+            out.append(f"Position: {result.position}  variant: {result.variant}")
+        return "\n".join(out)
     out.append(
         f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['nodes_per_second']:,.0f} nodes/s, "
         f"{st['table_entries']:,} table entries, peak memory {st['peak_memory_mb']} MB"
@@ -214,12 +223,15 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
 @click.option("--memory", "memory_mb", type=click.FloatRange(min=1), default=None, metavar="MB", help="Bound the table to about MB megabytes.")
 @click.option("--max-length", type=click.IntRange(min=1), default=None, metavar="L", help="Only mates within L plies.")
 @click.option("--all-first-moves", is_flag=True, help="Also solve after every legal checking first move.")
+@click.option("--engine", type=click.Choice(["dfpn", "sat"]), default="dfpn", show_default=True,
+              help="df-pn search, or the SAT engine (needs --max-length; counts every interposition, see docs/sat.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--verbose", is_flag=True, help="More detail.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.argument("position", required=False)
 @friendly_errors
 def solve_command(
+    engine: str,
     variant_spec: str | None,
     file: str | None,
     pid: str | None,
@@ -241,9 +253,28 @@ def solve_command(
     from .conventions import tsume_position
     from .solve import MATE, NOMATE, solve
 
+    if engine == "sat":
+        if max_length is None:
+            raise TsumeError("--engine sat needs --max-length N (it proves mates within N plies)")
+        if node_limit is not None or memory_mb is not None:
+            raise TsumeError("--nodes and --memory are df-pn limits; --engine sat takes --time-limit only")
     text, spec, defender = _load_problem(position, file, pid, variant_spec)
     variant = get_variant(spec)
     pos = tsume_position(text, variant, defender_hand=defender_hand or defender)
+    if engine == "sat":
+        from .sat import sat_solve
+
+        result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
+                           all_first_moves=all_first_moves, time_limit=time_limit)
+        result.stats["max_length"] = max_length
+        if as_json:
+            data = result.to_dict()
+            if data["leftover"] is None and result.status == MATE:
+                data["leftover"] = "-"
+            click.echo(json.dumps(data))
+        else:
+            click.echo(_human_report(result, pos, verbose))
+        sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
     result = solve(
         pos,
         variant=variant,
