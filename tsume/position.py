@@ -301,11 +301,19 @@ class Position:
     def is_attacked(self, k: int, by: int) -> bool:
         """Is square ``k`` attacked by a piece of colour ``by``?"""
         board = self.board
-        for p, mask in self.t.leap_att[by][k]:
-            if mask >> board[p] & 1:
-                return True
+        t = self.t
+        # Only squares holding a piece of ``by`` can hold a leaping attacker.
+        cand = self.occ[by] & t.leap_zone[by][k]
+        if cand:
+            masks = t.leap_from[by][k]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                p = low.bit_length() - 1
+                if masks[p] >> board[p] & 1:
+                    return True
         occ = self.occ[0] | self.occ[1]
-        for lattice, d, slide_rng, hop_rng, has_hop in self.t.ray_att[by]:
+        for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[by]:
             m = occ & lattice[k]
             if not m:
                 continue
@@ -340,10 +348,25 @@ class Position:
         set, and ``sq``/``val`` say what stands on the to-square afterwards.
         """
         board = self.board
-        for p, mask in self.t.leap_att[by][k]:
-            if occ >> p & 1 and mask >> (val if p == sq else board[p]) & 1:
-                return True
-        for lattice, d, slide_rng, hop_rng, has_hop in self.t.ray_att[by]:
+        t = self.t
+        # The squares of ``by``'s pieces as they would stand: still on the
+        # board (``occ`` has a vacated from-square cleared), plus ``sq`` if
+        # ``val`` is one of them, less ``sq`` if it is not (a capture).
+        own = self.occ[by] & occ
+        if val and val & 1 == by:
+            own |= 1 << sq
+        else:
+            own &= ~(1 << sq)
+        cand = own & t.leap_zone[by][k]
+        if cand:
+            masks = t.leap_from[by][k]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                p = low.bit_length() - 1
+                if masks[p] >> (val if p == sq else board[p]) & 1:
+                    return True
+        for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[by]:
             m = occ & lattice[k]
             if not m:
                 continue
@@ -430,11 +453,10 @@ class Position:
         board = self.board
         v = board[s]
         c = v & 1
-        for to in self.t.leap_targets[v][s]:
-            w = board[to]
-            if not w or w & 1 != c:
-                out.append(s | to << 7)
-        for path, mv, cp in self.t.ride_paths[v][s]:
+        t = self.t
+        # The leaps: one lookup by which targets hold our own pieces.
+        out += t.leap_moves[v][s][self.occ[c] & t.leap_mask[v][s]]
+        for path, mv, cp in t.ride_paths[v][s]:
             screened = False
             for to in path:
                 w = board[to]
@@ -623,9 +645,15 @@ class Position:
         board = self.board
         t = self.t
         checkers = 0
-        for p, mask in t.leap_att[c ^ 1][k]:
-            if mask >> board[p] & 1:
-                checkers |= 1 << p
+        cand = self.occ[c ^ 1] & occ & t.leap_zone[c ^ 1][k]
+        if cand:
+            masks = t.leap_from[c ^ 1][k]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                p = low.bit_length() - 1
+                if masks[p] >> board[p] & 1:
+                    checkers |= low
         danger = 0
         for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[c ^ 1]:
             m = occ & lattice[k]
@@ -930,7 +958,7 @@ class Position:
         # A side without a king is never stalemated: with no move left it has
         # simply run out of play (in a tsume the attacker then fails).
         stale = variant.stalemate == "illegal" and bool(ek) and not self._opponent_keeps_safe_drop()
-        dropmate = not variant.drop_mate and bool(ek)
+        dropmate = not variant.drop_mate and bool(ek) and any(self.hands[c])
         # The third occurrence needs at least eight plies of history.
         rep = repetition and len(self._stack) >= 7
         self.filtered = 0

@@ -50,10 +50,14 @@ class Tables:
     ride_paths: list[list[tuple[tuple[tuple[int, ...], int, int], ...]]]  # [v][s] -> (squares, move, capture)
     reach: list[list[int]]           # [v][k] -> mask of squares from which v may attack k
     leap_mask: list[list[int]]       # [v][s] -> mask of the leap targets of v on s
+    leap_moves: list[list[dict[int, tuple[int, ...]]]]
+    #   [v][s] -> {mask of the leap targets holding own pieces: the leap moves, in leap_targets order}
     ride_hits: list[list[dict[int, tuple[tuple[int, int], ...]]]]
     #   [v][s] -> {target: ((mask of the path squares before it, capture mode), ...)}
     # attack detection, per attacking colour
     leap_att: list[list[tuple[tuple[int, int], ...]]]    # [c][k] -> ((p, value mask), ...)
+    leap_zone: list[list[int]]        # [c][k] -> mask of the squares p in leap_att[c][k]
+    leap_from: list[list[list[int]]]  # [c][k][p] -> the value mask of leap_att[c][k] for p (0 if none)
     ray_att: list[tuple[tuple[list[int], int, list[int], list[int], list[int]], ...]]
     #   [c] -> ((lattice masks by k, direction, slide ranges by v, hop ranges by v, sign), ...)
     # kinds
@@ -78,6 +82,15 @@ class Tables:
     # Hash steps for make/unmake, side to move folded in (one lookup and XOR fewer per move):
     z_hand_up: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] ^ z_side
     z_from: list[list[int]]           # [v][s] -> z_board[v][s] ^ z_side (the square a piece leaves)
+
+
+def _leap_moves(s: int, targets: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """For each subset of ``targets`` blocked by own pieces (as a mask): the leap moves from ``s`` left."""
+    out = {}
+    for bits in range(1 << len(targets)):
+        blocked = [to for i, to in enumerate(targets) if bits >> i & 1]
+        out[sum(1 << to for to in blocked)] = tuple(s | to << 7 for to in targets if to not in blocked)
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -161,6 +174,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
                         paths.append((tuple(path), _MODE[ride.move], _MODE[ride.capture]))
                 ride_paths[v][s] = tuple(paths)
 
+    leap_moves = [[_leap_moves(s, leap_targets[v][s]) for s in range(n + 1)] for v in range(nvalues)]
+
     # Leap attackers of each square, grouped by the square they stand on.
     leap_att: list[list[tuple[tuple[int, int], ...]]] = []
     for c in (BLACK, WHITE):
@@ -175,6 +190,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
                             by_p[p] = by_p.get(p, 0) | (1 << v)
             per_k.append(tuple(sorted(by_p.items(), key=lambda pm: abs(pm[0] - k))))
         leap_att.append(per_k)
+    leap_zone = [[sum(1 << p for p, _ in leap_att[c][k]) for k in range(n + 1)] for c in (BLACK, WHITE)]
+    leap_from = [[[dict(leap_att[c][k]).get(p, 0) for p in range(n + 1)] for k in range(n + 1)] for c in (BLACK, WHITE)]
 
     # Ride attackers: for each stride and direction (seen from the attacked
     # square), the range at which each value captures the first piece met
@@ -248,8 +265,11 @@ def tables_for(variant: Variant, n: int) -> Tables:
         ride_paths=ride_paths,
         reach=reach,
         leap_mask=leap_mask,
+        leap_moves=leap_moves,
         ride_hits=ride_hits,
         leap_att=leap_att,
+        leap_zone=leap_zone,
+        leap_from=leap_from,
         ray_att=ray_att,
         nkinds=len(kinds),
         kind_letters=[k.letter for k in kinds],
