@@ -51,7 +51,7 @@ def test_direct_oracle_equals_the_folded_circuits(variant):
 @pytest.mark.parametrize("variant,bound,seeds", [
     ("ito", 3, range(0, 25)),
     ("rutherford", 3, range(0, 25)),
-    ("rutherford", 5, range(10_001, 10_004)),
+    ("rutherford", 5, (10_000, 10_007, 10_008, 10_012)),  # mates in 5 among them, quick to encode
     ("ito:drop_mate=no", 3, range(100, 108)),
 ])
 def test_symbolic_attacker_nodes_agree_with_the_reference(variant, bound, seeds):
