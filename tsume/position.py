@@ -964,10 +964,12 @@ class Position:
         self.filtered = 0
         if not (stale or dropmate or rep):
             return moves
+        disc = self._check_region(c, ek) if dropmate else 0
         # Drops that give check (or may, through a cannon's new screen): only
         # these can fall foul of the drop-mate ban.
-        disc = self._check_region(c, ek) if dropmate else 0
         checking = self._checking_drop_squares(c, ek, disc) if dropmate else {}
+        esc: list[list[tuple[int, int]]] = []  # this node's king escapes, once needed
+        no_reply = self._no_safe_reply
         if not (stale or rep):
             # Only the drops that give check can break a rule (the drop-mate
             # ban), so only they are looked at, not every move.
@@ -980,93 +982,72 @@ class Position:
             if not todo:
                 return moves
             present = set(moves)
-            escapes = self._king_escapes()
-            bad = {m for m in todo if m in present and self._drop_mates(m, escapes, not disc >> (m >> 7 & 127) & 1)}
+            bad = {m for m in todo if m in present and no_reply(m, esc, False, True, not disc >> (m >> 7 & 127) & 1)}
             if not bad:
                 return moves
             self.filtered = len(bad)
             return [m for m in moves if m not in bad]
-        # Proofs that the opponent keeps a king-safe move, tried before making
-        # the move: for the stalemate rule, an opponent move the move cannot
-        # spoil (cheapest in measurements); then a king step it cannot spoil,
-        # which also disproves a drop mate.  Both are computed once per node,
-        # and only if some move needs them.
-        escapes = None
-        witnesses = None
-        board = self.board
-        flip = t.flip
-        reach = t.reach
+        # For the stalemate rule, first look for an opponent move that ours
+        # cannot spoil: the cheapest proof in measurements.
+        witnesses = self._opponent_witnesses() if stale and moves else []
+        footprint = _FOOTPRINT
         out = []
-        push = self.push
-        pop = self.pop
-        attacked = self.is_attacked
         for m in moves:
-            frm = m & 127
-            to = m >> 7 & 127
-            test_mate = dropmate and not frm and bool(checking.get(m >> 14, 0) >> to & 1)
-            test_stale = stale
-            if test_stale or test_mate:
-                touch = 1 << frm | 1 << to
-                if test_stale and not test_mate:
-                    if witnesses is None:
-                        witnesses = self._opponent_witnesses()
-                    for w in witnesses:
-                        if not w & touch:
-                            test_stale = False
-                            break
-                if test_stale or test_mate:
-                    if escapes is None:
-                        escapes = self._king_escapes()
-                    if escapes:
-                        if frm:
-                            nv = flip[board[frm]] if board[to] else board[frm]
-                        else:
-                            nv = m >> 14 << 1 | c
-                        reach_v = reach[nv]
-                        for s, zone in escapes:
-                            if not (zone & touch or reach_v[s] >> to & 1):
-                                test_stale = test_mate = False
-                                break
-            if not (test_stale or test_mate or rep):
-                out.append(m)
-                continue
-            push(m)
-            ok = True
-            if test_stale or test_mate:
-                # A checking drop off the cannon-screen squares checks for sure.
-                in_check = (test_mate and not disc >> to & 1) or attacked(ek, c)
-                if in_check:
-                    if test_mate and not self.has_safe_move():
-                        ok = False  # a drop that mates
-                elif test_stale and not self.has_safe_move():
-                    ok = False  # stalemates the opponent
-                if not ok:
+            test_mate = dropmate and not m & 127 and bool(checking.get(m >> 14, 0) >> (m >> 7 & 127) & 1)
+            if test_mate:
+                if no_reply(m, esc, stale, True, not disc >> (m >> 7 & 127) & 1):
                     self.filtered += 1
-            if ok and rep and self.repetitions() >= 3:
-                ok = False
-            pop()
-            if ok:
-                out.append(m)
+                    continue
+            elif stale:
+                touch = footprint[m & 16383]
+                for w in witnesses:
+                    if not w & touch:
+                        break
+                else:
+                    if no_reply(m, esc, True, False, False):
+                        self.filtered += 1
+                        continue
+            if rep:
+                self.push(m)
+                again = self.repetitions() >= 3
+                self.pop()
+                if again:
+                    continue
+            out.append(m)
         return out
 
-    def _drop_mates(self, m: int, escapes: list[tuple[int, int]], checks: bool) -> bool:
-        """Is the drop ``m``, which may give check (``checks``: which does), a mate?
+    def _no_safe_reply(self, m: int, esc: list, stale: bool, mate: bool, checks: bool) -> bool:
+        """Is the move ``m`` illegal for leaving the opponent no king-safe move?
 
-        ``escapes`` is :meth:`_king_escapes` of this node: a king step the drop
-        cannot spoil disproves the mate without making the drop.
+        It is when the opponent is then in check and ``mate`` (a drop mate
+        under the ban), or not in check and ``stale`` (the stalemate rule).
+        ``checks`` says that ``m`` surely gives check.  A king step of the
+        opponent that ``m`` cannot spoil (:meth:`_king_escapes`, kept in
+        ``esc`` for the node) is looked for first; only without one is ``m`` made.
         """
+        if not esc:
+            esc.append(self._king_escapes())
+        escapes = esc[0]
         c = self.turn
         to = m >> 7 & 127
-        reach_v = self.t.reach[m >> 14 << 1 | c]
-        touch = 1 << to
-        for s, zone in escapes:
-            if not (zone & touch or reach_v[s] >> to & 1):
-                return False
+        if escapes:
+            frm = m & 127
+            if frm:
+                board = self.board
+                nv = self.t.flip[board[frm]] if board[to] else board[frm]
+            else:
+                nv = m >> 14 << 1 | c
+            reach_v = self.t.reach[nv]
+            touch = _FOOTPRINT[m & 16383]
+            for s, zone in escapes:
+                if not (zone & touch or reach_v[s] >> to & 1):
+                    return False
         ek = self.kings[c ^ 1]
         self.push(m)
-        mates = (checks or self.is_attacked(ek, c)) and not self.has_safe_move()
+        in_check = checks or self.is_attacked(ek, c)
+        illegal = (mate if in_check else stale) and not self.has_safe_move()
         self.pop()
-        return mates
+        return illegal
 
     def is_legal(self, m: int, repetition: bool | None = None) -> bool:
         """Is the move int ``m`` legal here?"""
@@ -1142,7 +1123,8 @@ class Position:
         occ = self.occ[0] | self.occ[1]
         leap_mask = t.leap_mask
         ride_hits = t.ride_hits
-        escapes = None
+        esc: list[list[tuple[int, int]]] = []  # the king escapes, once needed
+        no_reply = self._no_safe_reply
         out = []
         for mv in cands:
             frm = mv & 127
@@ -1173,9 +1155,7 @@ class Position:
             if need_safety and self._move_exposes(mv, c):
                 continue  # exposes our own king
             if need_mate:
-                if escapes is None:
-                    escapes = self._king_escapes()
-                if self._drop_mates(mv, escapes, True):
+                if no_reply(mv, esc, False, True, True):
                     self.filtered += 1
                     continue  # a drop that mates
             out.append(mv)
