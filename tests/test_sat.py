@@ -175,3 +175,18 @@ def test_cli_engine_sat_bad_input(args, needle):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tsume: error:") and needle in lines[0], out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("text,variant,counted,raw", [
+    ("14T1k2t1G9 b CH2pchg2f 1", "ito", 1, 3),        # C*14; drops on 16 are useless interpositions
+    ("+n1k1+P2+S7 b SB 1", "rutherford", 3, None),   # raw: no mate within 3
+])
+def test_counted_and_raw_lengths_differ_where_interpositions_are_useless(text, variant, counted, raw):
+    """The SAT engine computes the raw length; the default solver counts under the
+    useless-interposition rule (docs/sat.md: 1-2% of random positions differ)."""
+    assert solve(text, variant=variant, max_length=3).length == counted
+    assert solve(text, variant=variant, max_length=3, options=RAW).length == raw
+    pos = tsume_position(text, variant)
+    eng = SatEngine(pos)
+    assert eng.shortest(3) == raw
+    eng.close()
