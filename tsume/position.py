@@ -926,19 +926,19 @@ class Position:
                 continue
             for f in t.drop_faces[ki]:
                 v = f << 1 | c
-                mask = squares & disc
-                cand = squares & t.reach[v][ek] & ~disc
-                while cand:
-                    low = cand & -cand
-                    cand ^= low
-                    to = low.bit_length() - 1
-                    if t.leap_mask[v][to] >> ek & 1:
-                        mask |= low
-                        continue
-                    for before, mode in t.ride_hits[v][to].get(ek, ()):
-                        if ((occ | low) & before).bit_count() == (0 if mode == SLIDE else 1):
-                            mask |= low
-                            break
+                # A leap checks whatever stands between; a ride is looked at square by square.
+                mask = squares & (disc | t.leap_reach[v][ek])
+                cand = squares & t.reach[v][ek] & ~mask
+                if cand:
+                    hits = t.ride_hits[v]
+                    while cand:
+                        low = cand & -cand
+                        cand ^= low
+                        for before, mode in hits[low.bit_length() - 1].get(ek, ()):
+                            # ``before`` holds the squares strictly between, never the drop square.
+                            if (occ & before).bit_count() == (0 if mode == SLIDE else 1):
+                                mask |= low
+                                break
                 out[f] = mask
         return out
 

@@ -49,6 +49,7 @@ class Tables:
     leap_targets: list[list[tuple[int, ...]]]            # [v][s] -> targets
     ride_paths: list[list[tuple[tuple[tuple[int, ...], int, int], ...]]]  # [v][s] -> (squares, move, capture)
     reach: list[list[int]]           # [v][k] -> mask of squares from which v may attack k
+    leap_reach: list[list[int]]      # [v][k] -> the part of reach[v][k] from leaps (occupancy never matters)
     leap_mask: list[list[int]]       # [v][s] -> mask of the leap targets of v on s
     leap_moves: list[list[dict[int, tuple[int, ...]]]]
     #   [v][s] -> {mask of the leap targets holding own pieces: the leap moves, in leap_targets order}
@@ -130,6 +131,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
     leap_targets: list[list[tuple[int, ...]]] = [[()] * (n + 1) for _ in range(nvalues)]
     ride_paths: list[list[tuple]] = [[()] * (n + 1) for _ in range(nvalues)]
     reach = [[0] * (n + 1) for _ in range(nvalues)]
+    leap_reach = [[0] * (n + 1) for _ in range(nvalues)]
     leap_mask = [[0] * (n + 1) for _ in range(nvalues)]
     ride_hits: list[list[dict]] = [[{} for _ in range(n + 1)] for _ in range(nvalues)]
     for f in range(1, nfaces + 1):
@@ -152,6 +154,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
                     if 1 <= t <= n and t not in targets:
                         targets.append(t)
                         reach[v][t] |= 1 << s
+                        leap_reach[v][t] |= 1 << s
                 leap_targets[v][s] = tuple(targets)
                 for t_ in targets:
                     leap_mask[v][s] |= 1 << t_
@@ -264,6 +267,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
         leap_targets=leap_targets,
         ride_paths=ride_paths,
         reach=reach,
+        leap_reach=leap_reach,
         leap_mask=leap_mask,
         leap_moves=leap_moves,
         ride_hits=ride_hits,
