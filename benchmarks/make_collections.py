@@ -717,7 +717,8 @@ class FlawedSearch:
         print(f"== flawed: {self.args.flawed_minutes} min, out {self.out}", flush=True)
         self.derived(seeds)
         print(f"== flawed: derived done, {self.elapsed():.0f} s: {self.summary()}", flush=True)
-        parents = {v: [p for p in seeds.get(v, []) if "unused:" not in (p.notes or "")] for v in variants}
+        parents = {v: [p for p in seeds.get(v, []) if "unused:" not in (p.notes or "")
+                       and (p.length or 0) <= self.args.flawed_max_length - 2] for v in variants}
         for v in variants:
             rng = random.Random(self.args.seed * 1000 + 500 + (1 if v == "ito" else 2))
             for i in range(self.args.flawed_cands):
