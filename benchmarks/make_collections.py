@@ -56,7 +56,8 @@ and its notes say what the flaw is.  Every stored problem is verified again
 as stored (default switches, its own fields) before it is written.
 
 ``--resume`` goes on from the stored seed collections (verified again; their
-problems are the first parents) with the mutation phase only.  ``--recheck``
+problems are the first parents) with the mutation phase only, and from the
+stored flawed.tsume, searching only for the kinds still missing.  ``--recheck``
 searches nothing: it verifies the stored seed problems again, cleans them and
 renumbers them.
 
@@ -715,12 +716,20 @@ class FlawedSearch:
 
     def run(self, seeds: dict[str, list[Problem]], variants: list[str]) -> None:
         print(f"== flawed: {self.args.flawed_minutes} min, out {self.out}", flush=True)
+        if self.args.resume and self.out.exists():
+            # Keep the stored problems; search only for the kinds still short of --per-kind.
+            for p in load(self.out):
+                kind = next((t[len("expect-"):] for t in p.tags if t.startswith("expect-")), None)
+                if kind:
+                    self.found[kind].append(p)
+            print(f"== flawed: resumed: {self.summary()}", flush=True)
         self.derived(seeds)
         print(f"== flawed: derived done, {self.elapsed():.0f} s: {self.summary()}", flush=True)
         parents = {v: [p for p in seeds.get(v, []) if "unused:" not in (p.notes or "")
                        and (p.length or 0) <= self.args.flawed_max_length - 2] for v in variants}
         for v in variants:
-            rng = random.Random(self.args.seed * 1000 + 500 + (1 if v == "ito" else 2))
+            rng = random.Random(self.args.seed * 1000 + 500 + (1 if v == "ito" else 2)
+                                + (7 + 100 * len(self.problems()) if self.args.resume else 0))
             for i in range(self.args.flawed_cands):
                 if time.perf_counter() - self.started > self.args.flawed_minutes * 60 * (
                         0.35 if v == variants[0] and len(variants) > 1 else 0.7):
@@ -744,7 +753,7 @@ class FlawedSearch:
                           f"{self.summary()}", flush=True)
         self.relaxed = True  # now either variant may fill a kind's remaining slots
         self.derived(seeds)
-        self.mutate_rare(random.Random(self.args.seed * 1000 + 999), self.args.flawed_cands)
+        self.mutate_rare(random.Random(self.args.seed * 1000 + 999 + 100 * len(self.problems())), self.args.flawed_cands)
         for c, rep in self.weak_detours:  # no real detour found: take verify()'s same-length ones
             if self.want("detour", c.variant):
                 self.store("detour", c, rep, self.describe("detour", rep)
@@ -788,7 +797,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flawed-check-nodes", type=int, default=2_000_000, help="node limit of the check as stored")
     ap.add_argument("--resume", action="store_true",
                     help="seeds: start from the stored collections (their problems are the parents) and go on "
-                         "with the mutation phase, on another random stream")
+                         "with the mutation phase, on another random stream; flawed: keep the stored problems "
+                         "and search for the kinds still missing")
     ap.add_argument("--recheck", action="store_true",
                     help="no search: verify the stored seed collections again, clean and renumber them")
     ap.add_argument("--recheck-nodes", type=int, default=3_000_000, help="node limit of a verify() in --recheck")
