@@ -215,3 +215,41 @@ def test_cli_bad_input_is_one_line_and_status_2(args, says):
     r = _cli(*args)
     assert r.exit_code == 2
     assert r.stdout == "" and says in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_lines_meeting_only_at_the_mate_are_yozume_not_a_detour():
+    # +N*6 3-5 6-3 ends in the main line's final position, and only there.
+    r = verify("2k3s2K2 b N 1", variant="rutherford")
+    assert r.mainline == ["+N*1", "3-5", "1-3"]
+    assert r.kinds == {"yozume"} and r.verdict == "unsound"
+    (f,) = r.findings
+    assert f.move == "+N*6" and f.length == 3 and f.line == ["+N*6", "3-5", "6-3"]
+
+
+def test_strict_makes_tolerated_alternatives_defects():
+    # ito-detour-1 of problems/flawed.tsume: H7-4 rejoins the main line before the mate.
+    pos = "k4FHf+p1g1h18 b G2T 1"
+    normal = verify(pos)
+    assert normal.kinds == {"detour"} and normal.verdict == "flawed"
+    strict = verify(pos, strict=True)
+    assert "detour" in strict.kinds and strict.verdict == "unsound"
+
+
+def test_the_longer_with_pieces_left_switch():
+    # With the defender holding nothing, k17-18 lasts 5 plies but leaves the
+    # captured Goose in hand; k17-19 lasts 3 and leaves nothing.
+    pos = "12HP2kG13 b CF 1"
+    plain = verify(pos, defender_hand="none")
+    assert plain.length == 5 and plain.leftover == "G"
+    assert "te-amari" in plain.kinds and "longer-variation" not in plain.kinds
+    excused = verify(pos, defender_hand="none", longer_with_leftover_ok=True)
+    assert excused.length == 3 and excused.mainline == ["C*23", "17-19", "F*20"] and excused.leftover == "-"
+    assert "te-amari" not in excused.kinds
+    (lv,) = [f for f in excused.findings if f.kind == "longer-variation"]
+    assert lv.severity == "info" and lv.length == 5 and lv.pieces == "G" and lv.ply == 1
+    # The same line stated as the intended solution: a defect without the switch.
+    stated = verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"])
+    (lv,) = [f for f in stated.findings if f.kind == "longer-variation"]
+    assert lv.severity == "defect" and stated.verdict == "unsound"
+    assert verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"],
+                  longer_with_leftover_ok=True).mainline == ["C*23", "17-19", "F*20"]

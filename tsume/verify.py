@@ -636,8 +636,10 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
             line, _left = prover.best_line(v)
             alt.line = [alt.move] + _strings(prover.pos, line)[0]
             # Does its own best line come back to a later main-line position?
+            # Not the final position: two lines that only meet at the mate are
+            # two solutions, not one solution with a detour.
             q = prover.pos.copy()
-            later = set(keys_after[i + 1:])
+            later = set(keys_after[i + 1:total - 1])
             back = q.key() in later
             for m in line:
                 if back:
