@@ -29,8 +29,9 @@ from tsume.dfpn import Options
 from tsume.generate import random_tsume
 from tsume.sat import SatEngine, SatTimeout
 from tsume.sat.engine import move_int
-from tsume.reference import ReferenceSolver
 from tsume.solve import solve
+
+from budgeted_reference import BudgetedReferenceSolver, OverBudget
 
 DFPN_NODE_LIMIT = 100_000
 RAW = Options(useless_interpositions=False)
@@ -61,26 +62,6 @@ GROUPS = [
     Group("rutherford", 5, range(10_000, 10_110), 100, 1.5, SMALL),
     Group("rutherford", 7, range(20_000, 20_012), 9, 3.0, SMALL_HAND1),
 ]
-
-
-class OverBudget(Exception):
-    """The reference solver spent its node budget on this position."""
-
-
-class BudgetedReferenceSolver(ReferenceSolver):
-    """The reference solver, unchanged, except that it gives up past ``budget`` nodes."""
-
-    budget = 3000
-
-    def mate(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().mate(b)
-
-    def defended(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().defended(b)
 
 
 class SatOverBudget(Exception):
@@ -123,6 +104,7 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
 
 @pytest.mark.parametrize("group", GROUPS, ids=lambda g: g.id)
 def test_sat_agrees_with_dfpn_and_reference(group: Group, monkeypatch):
+    monkeypatch.setattr(BudgetedReferenceSolver, "budget", 3000)
     monkeypatch.setattr(reference_module, "ReferenceSolver", BudgetedReferenceSolver)
     generator = dict(group.generator)
     compared = skipped = mates = 0

@@ -36,30 +36,11 @@ import tsume.reference as reference_module
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.generate import random_tsume
 from tsume.position import Position
-from tsume.reference import ReferenceSolver
 from tsume.solve import solve
 
+from budgeted_reference import BudgetedReferenceSolver, OverBudget
+
 DFPN_NODE_LIMIT = 200_000
-
-
-class OverBudget(Exception):
-    """The reference solver spent its node budget on this position."""
-
-
-class BudgetedReferenceSolver(ReferenceSolver):
-    """The reference solver, unchanged, except that it gives up past ``budget`` nodes."""
-
-    budget = 1000
-
-    def mate(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().mate(b)
-
-    def defended(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().defended(b)
 
 
 @dataclass(frozen=True)

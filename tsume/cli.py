@@ -267,14 +267,7 @@ def solve_command(
         result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
                            all_first_moves=all_first_moves, time_limit=time_limit)
         result.stats["max_length"] = max_length
-        if as_json:
-            data = result.to_dict()
-            if data["leftover"] is None and result.status == MATE:
-                data["leftover"] = "-"
-            click.echo(json.dumps(data))
-        else:
-            click.echo(_human_report(result, pos, verbose))
-        sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
+        _print_result(result, pos, as_json, verbose)
     result = solve(
         pos,
         variant=variant,
@@ -288,6 +281,13 @@ def solve_command(
     )
     if max_length is not None:
         result.stats["max_length"] = max_length
+    _print_result(result, pos, as_json, verbose)
+
+
+def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> None:
+    """Print a solve result (either engine) and exit with its status."""
+    from .solve import MATE, NOMATE
+
     if as_json:
         data = result.to_dict()
         if data["leftover"] is None and result.status == MATE:

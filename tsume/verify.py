@@ -33,7 +33,7 @@ from .conventions import hand_count, interposition_square, ranged_checkers, tsum
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from .errors import MoveError
 from .position import Position
-from .solve import _Extractor, main_line
+from .solve import Variation, _Extractor, main_line
 from .variant import Variant, get_variant
 
 __all__ = [
@@ -124,34 +124,19 @@ class Alternative:
 
 
 @dataclass
-class DefenderAlternative:
-    """A defence other than the main line's at a defender turn of it.
+class DefenderAlternative(Variation):
+    """A defence other than the main line's at a defender turn of it: a
+    :class:`~tsume.solve.Variation` whose value was searched with no bound.
 
-    ``length`` is the total counted length of the problem along it (None for a
-    useless interposition, or when no mate follows it or a limit stopped the
-    proof: ``status`` then says ``nomate`` or ``unknown``).
+    ``status`` is ``mate``, or ``nomate`` / ``unknown`` when no mate follows
+    it or a limit stopped the proof (``length`` is then None, as it is for a
+    useless interposition).
     """
 
-    ply: int
-    move: str
-    readable: str
-    useless: bool
-    status: str
-    length: int | None = None
-    leftover: str | None = None
-    line: list[str] = field(default_factory=list)
+    status: str = "unknown"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ply": self.ply,
-            "move": self.move,
-            "readable": self.readable,
-            "useless": self.useless,
-            "status": self.status,
-            "length": self.length,
-            "leftover": self.leftover,
-            "line": self.line,
-        }
+        return {**super().to_dict(), "status": self.status}
 
 
 @dataclass
@@ -611,7 +596,7 @@ def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Setti
             prover.push(m)
         # At the mate the defender may still interpose; all such moves are useless.
         for d in sorted(pos.evasions()):
-            report.variations.append(DefenderAlternative(total, pos.move_str(d), pos.move_readable(d), True, "mate"))
+            report.variations.append(DefenderAlternative(total, pos.move_str(d), pos.move_readable(d), True, None, None, status="mate"))
     finally:
         prover.rewind()
 
@@ -671,7 +656,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
     for d in sorted(pos.evasions()):
         if d == played:
             continue
-        var = DefenderAlternative(i, pos.move_str(d), pos.move_readable(d), False, "unknown")
+        var = DefenderAlternative(i, pos.move_str(d), pos.move_readable(d), False, None, None)
         report.variations.append(var)
         try:
             if prover.useless(d):
