@@ -754,10 +754,10 @@ class FlawedSearch:
         self.relaxed = True  # now either variant may fill a kind's remaining slots
         self.derived(seeds)
         self.mutate_rare(random.Random(self.args.seed * 1000 + 999 + 100 * len(self.problems())), self.args.flawed_cands)
-        for c, rep in self.weak_detours:  # no real detour found: take verify()'s same-length ones
+        for c, rep in self.weak_detours:  # no longer detour found: take a same-length one
             if self.want("detour", c.variant):
                 self.store("detour", c, rep, self.describe("detour", rep)
-                           + " Note: the alternative is no longer than the main line and meets it only at the mate.")
+                           + " Note: the alternative is no longer than the main line; it rejoins it before the mate.")
         self.save()
         print(f"== flawed: {self.elapsed():.0f} s, {self.cands} cands: {self.summary()}", flush=True)
         missing = [k for k in ALL_KINDS if len(self.found[k]) < 2]

@@ -1,0 +1,74 @@
+"""The bundled collections: the seed problems are sound, and each deliberately
+flawed problem shows exactly the finding kind its ``expect-<kind>`` tag names.
+
+problems/flawed.tsume holds every finding kind at least twice; its problems
+were chosen so that each shows that one kind and no other, so these tests are
+the "exactly that flaw and no other" tests of every kind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tsume.collection import load
+from tsume.verify import verify
+
+PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
+FLAWED = load(PROBLEMS / "flawed.tsume")
+SEEDS = {v: load(PROBLEMS / f"seed-{v}.tsume") for v in ("ito", "rutherford")}
+# Verdict each kind leads to when it is the only finding (default switches).
+VERDICT = {
+    "no-mate": "unsound",
+    "yozume": "unsound",
+    "te-amari": "unsound",
+    "longer-variation": "unsound",
+    "stated-length-mismatch": "unsound",
+    "solution-mismatch": "unsound",
+    "final-move-alternative": "flawed",
+    "detour": "flawed",
+    "same-length-variation": "flawed",
+    "unused-material": "sound",
+}
+# The test run verifies the seed problems up to this length; the longer ones
+# are verified by `tsume verify problems/seed-*.tsume` (docs/performance.md).
+SEED_MAX_LENGTH = 9
+
+
+def expected_kinds(problem) -> set[str]:
+    return {t[len("expect-"):] for t in problem.tags if t.startswith("expect-")}
+
+
+def test_the_flawed_collection_covers_every_kind_twice():
+    count = Counter(k for p in FLAWED for k in expected_kinds(p))
+    assert set(count) == set(VERDICT)
+    assert min(count.values()) >= 2, count
+    assert all(len(expected_kinds(p)) == 1 for p in FLAWED)
+
+
+@pytest.mark.parametrize("problem", FLAWED, ids=lambda p: p.id)
+def test_a_flawed_problem_shows_exactly_its_flaw(problem):
+    r = verify(problem)
+    (kind,) = expected_kinds(problem)
+    assert r.kinds == {kind}, [f.message for f in r.findings]
+    assert r.verdict == VERDICT[kind]
+
+
+def test_the_seed_collections_are_big_enough_and_span_lengths():
+    for variant, problems in SEEDS.items():
+        assert len(problems) >= 30, variant
+        assert all(p.variant.startswith(variant) and p.length and p.solution for p in problems)
+        assert len({p.length for p in problems}) >= 4, variant
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [p for ps in SEEDS.values() for p in ps if (p.length or 99) <= SEED_MAX_LENGTH],
+    ids=lambda p: p.id,
+)
+def test_a_seed_problem_is_sound(problem):
+    r = verify(problem)
+    assert r.verdict == "sound", [f.message for f in r.findings]
+    assert r.length == problem.length and r.mainline == problem.solution
