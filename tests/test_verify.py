@@ -253,3 +253,14 @@ def test_the_longer_with_pieces_left_switch():
     assert lv.severity == "defect" and stated.verdict == "unsound"
     assert verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"],
                   longer_with_leftover_ok=True).mainline == ["C*23", "17-19", "F*20"]
+
+
+def test_the_package_calls_solve_and_verify_directly():
+    import tsume
+
+    assert tsume.verify(ITO05).verdict == "sound"
+    assert isinstance(tsume.verify(ITO05), tsume.verify.Report)
+    assert tsume.solve(ITO05).mainline == ITO05_LINE
+    import tsume.verify as module
+
+    assert module.FINDING_KINDS == FINDING_KINDS
