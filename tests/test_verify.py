@@ -264,3 +264,15 @@ def test_the_package_calls_solve_and_verify_directly():
     import tsume.verify as module
 
     assert module.FINDING_KINDS == FINDING_KINDS
+
+
+def test_strict_checks_the_attacker_moves_of_variations():
+    # ito-s05-008 of problems/seed-ito.tsume is sound; in its variation k2-3
+    # the mate T*2 also works beside the one played, which only strict minds.
+    pos = "1k2PT1h2+G6+h13 b T 1"
+    assert verify(pos).verdict == "sound"
+    strict = verify(pos, strict=True)
+    assert strict.verdict == "unsound"
+    assert strict.kinds - {"unused-material"} == {"variation-alternative"}
+    (f,) = [f for f in strict.findings if f.kind == "variation-alternative"]
+    assert f.ply == 1 and f.move == "2-3" and "T*2" in f.message and f.length == 1
