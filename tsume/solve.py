@@ -188,28 +188,55 @@ class _Extractor:
             raise RuntimeError("internal error: no mating move at the proven length")
         return best
 
+    def useless(self, d: int, b: int, ranged: int | None = None) -> bool:
+        """Is the defence ``d`` here (defender to move, mated within ``b``) a useless
+        interposition?  ``ranged``: the ride checkers, if already known."""
+        engine = self.engine
+        if not engine.options.useless_interpositions:
+            return False
+        pos = self.pos
+        checker = interposition_square(pos, d, ranged_checkers(pos) if ranged is None else ranged)
+        return bool(checker) and bool(engine._useless(d, checker, b))
+
+    def _valued_defences(self, b: int) -> list[tuple[int, int | None]]:
+        """Every defence here (the node already entered) with its shortest value,
+        None for a useless interposition."""
+        pos = self.pos
+        ranged = ranged_checkers(pos)
+        out: list[tuple[int, int | None]] = []
+        for d in sorted(pos.evasions()):
+            if self.useless(d, b, ranged):
+                out.append((d, None))
+                continue
+            pos.push(d)
+            try:
+                v = self.shortest(b - 1)
+            finally:
+                pos.pop()
+            if v is None:
+                raise RuntimeError("internal error: a counted defence escapes the proven bound")
+            out.append((d, v))
+        return out
+
+    def _line_after(self, d: int, v: int) -> tuple[list[int], int]:
+        pos = self.pos
+        pos.push(d)
+        try:
+            return self.attacker_line(v)
+        finally:
+            pos.pop()
+
     def defender_choices(self, b: int) -> list[tuple[int, bool, int | None, list[int], int]]:
         """Every defence at a defender node mated within b: (move, useless, value, line, leftover)."""
-        pos = self.pos
-        engine = self.engine
-        ranged = ranged_checkers(pos) if engine.options.useless_interpositions else 0
-        out = []
+        out: list[tuple[int, bool, int | None, list[int], int]] = []
         h = self._enter()
         try:
-            for d in sorted(pos.evasions()):
-                checker = interposition_square(pos, d, ranged)
-                if checker and engine._useless(d, checker, b):
+            for d, v in self._valued_defences(b):
+                if v is None:
                     out.append((d, True, None, [], 0))
-                    continue
-                pos.push(d)
-                try:
-                    v = self.shortest(b - 1)
-                    if v is None:
-                        raise RuntimeError("internal error: a counted defence escapes the proven bound")
-                    moves, left = self.attacker_line(v)
-                finally:
-                    pos.pop()
-                out.append((d, False, 1 + v, moves, left))
+                else:
+                    moves, left = self._line_after(d, v)
+                    out.append((d, False, 1 + v, moves, left))
         finally:
             self._leave(h)
         return out
@@ -223,38 +250,18 @@ class _Extractor:
         return self._memoised(b, False, self._defender_line)
 
     def _defender_line(self, b: int) -> tuple[list[int], int]:
-        pos = self.pos
-        engine = self.engine
-        ranged = ranged_checkers(pos) if engine.options.useless_interpositions else 0
-        valued: list[tuple[int, int]] = []
         h = self._enter()
         try:
-            for d in sorted(pos.evasions()):
-                checker = interposition_square(pos, d, ranged)
-                if checker and engine._useless(d, checker, b):
-                    continue
-                pos.push(d)
-                try:
-                    v = self.shortest(b - 1)
-                finally:
-                    pos.pop()
-                if v is None:
-                    raise RuntimeError("internal error: a counted defence escapes the proven bound")
-                valued.append((d, v))
+            valued = [(d, v) for d, v in self._valued_defences(b) if v is not None]
             if not valued:
-                return [], hand_count(pos, self.attacker)
+                return [], hand_count(self.pos, self.attacker)
             top = max(v for _, v in valued)
             best: tuple[list[int], int] | None = None
             for d, v in valued:
-                if v != top:
-                    continue
-                pos.push(d)
-                try:
-                    moves, left = self.attacker_line(v)
-                finally:
-                    pos.pop()
-                if best is None or left < best[1]:
-                    best = ([d] + moves, left)
+                if v == top:
+                    moves, left = self._line_after(d, v)
+                    if best is None or left < best[1]:
+                        best = ([d] + moves, left)
         finally:
             self._leave(h)
         assert best is not None

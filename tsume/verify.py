@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .collection import Problem
-from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
+from .conventions import hand_count, tsume_position
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from .errors import MoveError
 from .position import Position
-from .solve import Variation, _Extractor, main_line
+from .solve import Variation, _Extractor, _hand_after, _strings, main_line
 from .variant import Variant, get_variant
 
 __all__ = [
@@ -231,27 +231,11 @@ class _Prover:
 
     def useless(self, d: int) -> bool:
         """Is the defence ``d`` here a useless interposition?"""
-        if not self.engine.options.useless_interpositions:
-            return False
-        checker = interposition_square(self.pos, d, ranged_checkers(self.pos))
-        return bool(checker) and bool(self.engine._useless(d, checker, INF))
-
-
-def _strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
-    p = pos.copy()
-    plain, readable = [], []
-    for m in moves:
-        plain.append(p.move_str(m))
-        readable.append(p.move_readable(m))
-        p.push(m)
-    return plain, readable
+        return self.ex.useless(d, INF)
 
 
 def _leftover(pos: Position, moves: list[int], colour: int) -> str:
-    p = pos.copy()
-    for m in moves:
-        p.push(m)
-    return p.hand_string(colour)
+    return _hand_after(pos, moves, colour)[0]
 
 
 @dataclass
@@ -470,7 +454,7 @@ def _check_solution(
                                             f"not the {total - i} the intended line needs", ply=i, move=solution[i]))
                     return None
         end = prover.pos
-        if end.evasions() and not all(prover.useless(d) for d in end.evasions()):
+        if not all(prover.useless(d) for d in end.evasions()):
             findings.append(Finding("solution-mismatch", DEFECT, "the intended solution does not end in mate", ply=len(parsed)))
             return None
         if len(parsed) != total:
@@ -478,7 +462,7 @@ def _check_solution(
                                     f"the intended solution has {len(parsed)} plies, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
-        best_left = _leftover_count(prover, moves)
+        best_left = _hand_after(pos, moves, attacker)[1]
         if left != (0 if excused is not None else best_left):
             findings.append(Finding("solution-mismatch", DEFECT,
                                     f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))
@@ -492,37 +476,14 @@ def _check_solution(
     return parsed
 
 
-def _leftover_count(prover: _Prover, moves: list[int]) -> int:
-    p = prover.pos.copy()
-    for m in moves:
-        p.push(m)
-    return hand_count(p, prover.attacker)
-
-
 def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int, list[str], str]:
     """At a defender node (``played`` already pushed): the longest counted defence,
     as (move, total length, line, leftover)."""
     prover.pop()
-    pos = prover.pos
-    best: tuple[int, int, int, list[int]] | None = None
     try:
-        for d in sorted(pos.evasions()):
-            if prover.useless(d):
-                continue
-            prover.push(d)
-            try:
-                v = prover.value()
-                if v is None:
-                    continue
-                line, left = prover.best_line(v)
-            finally:
-                prover.pop()
-            if best is None or (v, -left) > (best[0], -best[1]):
-                best = (v, left, d, line)
-        assert best is not None
-        v, _left, d, line = best
-        plain, _ = _strings(pos, [d] + line)
-        return plain[0], ply + 1 + v, plain, _leftover(pos, [d] + line, prover.attacker)
+        line, _left = prover.best_line(prover.value())
+        plain, _ = _strings(prover.pos, line)
+        return plain[0], ply + len(line), plain, _leftover(prover.pos, line, prover.attacker)
     finally:
         prover.push(played)
 
@@ -533,7 +494,7 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
     left, that shorter clean line is the main line instead."""
     pos = prover.pos
     total = len(moves)
-    if _leftover_count(prover, moves) == 0:
+    if _hand_after(pos, moves, prover.attacker)[1] == 0:
         return moves
     try:
         for i, m in enumerate(moves):
@@ -564,18 +525,15 @@ def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str
     still in hand at the end, which te-amari reports."""
     p = pos.copy()
     t = p.t
-    # current square -> starting square, for the attacker's pieces not yet moved
-    untouched = {sq: sq for sq in range(1, p.n + 1)
+    # The attacker's pieces that have not moved, and so still stand where they started.
+    untouched = {sq for sq in range(1, p.n + 1)
                  if p.board[sq] and p.board[sq] & 1 == attacker and not t.royal[p.board[sq]]}
     for m in moves:
         frm, to = m & 127, m >> 7 & 127
-        if p.turn == attacker:
-            untouched.pop(frm, None)
-        else:
-            untouched.pop(to, None)  # taken by the defender where it stood
+        untouched.discard(frm if p.turn == attacker else to)  # moved, or taken where it stood
         p.push(m)
     # A hand piece never dropped is still in hand at the end: te-amari says so.
-    return [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched.values())]
+    return [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched)]
 
 
 def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Settings) -> None:
