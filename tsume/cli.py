@@ -74,7 +74,8 @@ def run(args: list[str] | None = None) -> None:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as exc:
-        where = f"{exc.ctx.command_path}: " if getattr(exc, "ctx", None) is not None else ""
+        ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
+        where = f"{ctx.command_path}: " if ctx is not None else ""
         _fail(where + " ".join(exc.format_message().split()))
     except click.exceptions.Abort:
         click.echo("tsume: interrupted", err=True)

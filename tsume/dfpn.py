@@ -270,6 +270,7 @@ class DfPn:
                     n_dn = dn_sum if dn_sum < INF else INF
                     if n_pn == 0:
                         kid = kids[proof_kid]
+                        ph: int | None
                         if proof_entry is None or proof_entry.p_exact:
                             ph, du, p_exact = 0, 0, True
                         else:
@@ -358,8 +359,8 @@ class DfPn:
                                 and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid[0] & 127))
                             )
                             dh = ce.dh if ce is not None else 0
-                            dl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
-                            table.store_disproof(h, bkey, cx + 1, self.nodes - start_nodes, dh, dl or 0, exact)
+                            kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
+                            table.store_disproof(h, bkey, cx + 1, self.nodes - start_nodes, dh, kdl or 0, exact)
                         result = (INF, 0)
                         break
                     pn_sum = 0

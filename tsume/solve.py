@@ -425,7 +425,7 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
         engine.path[root] = 1
         try:
             status = engine._solve(bound - 1 if bound < INF else INF)
-            entry = {"move": name, "status": NOMATE, "length": None}
+            entry: dict[str, Any] = {"move": name, "status": NOMATE, "length": None}
             if status == PROVEN:
                 e = engine.table.entries.get(pos.hash)
                 upper = e.proven_b if e is not None and e.proven_b < bound else bound - 1

@@ -481,7 +481,9 @@ def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int
     as (move, total length, line, leftover)."""
     prover.pop()
     try:
-        line, _left = prover.best_line(prover.value())
+        v = prover.value()
+        assert v is not None  # this node was proven at the attacker's ply before it
+        line, _left = prover.best_line(v)
         plain, _ = _strings(prover.pos, line)
         return plain[0], ply + len(line), plain, _leftover(prover.pos, line, prover.attacker)
     finally:

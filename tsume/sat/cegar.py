@@ -36,6 +36,7 @@ legal (the usual strength of expansion-based QBF solving).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from pysat.solvers import Cadical195
 
@@ -139,7 +140,7 @@ class Abstraction:
         # Prefer first moves off: a model then switches on only what the query asks for.
         if lits:
             self.solver.set_phases([-lit for lit in lits])
-        self.truth = None
+        self.truth: Callable[[int], bool] | None = None
 
     # --- growing the tree -----------------------------------------------------------
 
@@ -329,8 +330,10 @@ class Abstraction:
     # --- reading a strategy -----------------------------------------------------------------
 
     def strategy_move(self, node: _Att) -> Move:
+        truth = self.truth
+        assert truth is not None, "strategy_move needs a successful solve() first"
         for m, s in zip(node.moves, node.sels):
-            if s != FALSE and self.truth(s):
+            if s != FALSE and truth(s):
                 return m
         raise RuntimeError("internal error: active attacker node without a move")
 

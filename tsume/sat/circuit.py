@@ -82,6 +82,7 @@ class Circuit:
             v = self.var()
             self._and[key] = v
             sink = self.sink
+            assert sink is not None  # var() raised otherwise
             for lit in key:
                 sink([-v, lit])
             sink([v] + [-lit for lit in key])

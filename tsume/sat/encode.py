@@ -54,7 +54,7 @@ class SPos:
     @classmethod
     def concrete(cls, c: Circuit, r: Rules, cpos: CPos) -> "SPos":
         board, hands, turn = cpos
-        sq = [{}] + [{board[s]: TRUE} for s in range(1, r.n + 1)]
+        sq: list[dict[int, int]] = [{}] + [{board[s]: TRUE} for s in range(1, r.n + 1)]
         hand = [
             [[TRUE if hands[col][k] > i else FALSE for i in range(r.kind_count[k])] for k in range(r.nkinds)]
             for col in (0, 1)

@@ -196,6 +196,7 @@ class SatEngine:
             cand = (1 + v, -left)
             if best is None or cand > best[0]:
                 best = (cand, [m] + moves, left)
+        assert best is not None  # replies is not empty
         return best[1], best[2]
 
 

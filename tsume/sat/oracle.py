@@ -302,8 +302,8 @@ def _basic(r: Rules, cpos: CPos):
     lo, hi = 1, n
     if ks:
         for q, v in enemy:
-            specs = r.geometry[v].get(ks - q)
-            if specs and _path(board, q, ks, specs, True):
+            kspecs = r.geometry[v].get(ks - q)
+            if kspecs and _path(board, q, ks, kspecs, True):
                 lo, hi = max(lo, min(q, ks) + 1), min(hi, max(q, ks) - 1)
     for k in range(r.nkinds):
         if not hands[mover][k] or not r.drop_faces[k]:

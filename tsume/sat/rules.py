@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..variant import Variant
+from ..variant import Face, Variant
 
 __all__ = ["BLACK", "WHITE", "Leap", "RideStep", "Rules", "rules_for"]
 
@@ -52,7 +52,7 @@ class Rules:
         self.nkinds = len(variant.kinds)
         self.face_kind: list[int] = [0]
         self.face_promoted: list[bool] = [False]
-        self.face_obj = [None]
+        self.face_obj: list[Face | None] = [None]
         self.kind_faces: list[tuple[int, ...]] = []
         for ki, kind in enumerate(variant.kinds):
             faces = [len(self.face_kind)]
@@ -71,11 +71,11 @@ class Rules:
         self.kind_count = [0 if k.royal else k.count for k in variant.kinds]
         # Capture turns a piece over; a piece with one face (the king) never flips.
         self.flip_face = [0] * (self.nfaces + 1)
-        for faces in self.kind_faces:
-            if len(faces) == 2:
-                self.flip_face[faces[0]], self.flip_face[faces[1]] = faces[1], faces[0]
+        for kf in self.kind_faces:
+            if len(kf) == 2:
+                self.flip_face[kf[0]], self.flip_face[kf[1]] = kf[1], kf[0]
             else:
-                self.flip_face[faces[0]] = faces[0]
+                self.flip_face[kf[0]] = kf[0]
         # Faces that may be dropped, per kind: unpromoted, or either side up.
         self.drop_faces: list[tuple[int, ...]] = [
             () if ki == self.royal_kind else (faces if variant.drop_promoted else faces[:1])
