@@ -17,6 +17,7 @@ import time
 
 from perft_bench import CASES
 
+import tsume
 from tsume import Position
 from tsume.perft import perft
 
@@ -45,6 +46,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5, metavar="N", help="keep the fastest of N runs (default 5)")
     args = ap.parse_args()
+    print("engine:", "compiled (mypyc)" if tsume.COMPILED else "pure Python")
     total = [0, 0.0, 0.0]
     for name, variant, fen, depth in CASES:
         pos = Position(fen, variant)

@@ -37,6 +37,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import tsume
 from tsume.collection import Problem, load
 from tsume.conventions import tsume_position
 from tsume.dfpn import Options
@@ -277,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=60.0, help="time limit per solve (default 60 s)")
     ap.add_argument("--collection", type=Path, action="append", help="other collection file(s) instead")
     args = ap.parse_args(argv)
+    print("engine:", "compiled (mypyc)" if tsume.COMPILED else "pure Python")
 
     files = args.collection or [FILES[v] for v in (["ito", "rutherford"] if args.variant == "both" else [args.variant])]
     problems: list[Problem] = []

@@ -70,8 +70,8 @@ def _board_length(field: str) -> int:
     return n
 
 
-def parse_position(text: str, variant: Variant) -> ParsedPosition:
-    """Read a position string for ``variant``.  Raises :class:`PositionError`."""
+def parse_position(text: object, variant: Variant) -> ParsedPosition:
+    """Read a position string for ``variant``.  Raises :class:`PositionError`, a non-string included."""
     if not isinstance(text, str):
         raise PositionError(f"position must be a string, not {type(text).__name__}")
     fields = text.split()

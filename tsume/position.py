@@ -54,13 +54,16 @@ class Position:
 
     # --- construction ---------------------------------------------------
 
-    def __init__(self, text: str | None = None, variant: Variant | str = ITO, *, validate: bool = True) -> None:
+    def __init__(self, text: str | None | object = None, variant: Variant | str = ITO, *, validate: bool = True) -> None:
         """Read a position string (default: the variant's start position).
 
         Raises :class:`~tsume.errors.PositionError` for a string that cannot be
-        read or a position that cannot arise (too many pieces, two kings of a
-        side, the side not to move in check).
+        read, for anything but a string or None, and for a position that cannot
+        arise (too many pieces, two kings of a side, the side not to move in
+        check).
         """
+        # ``text`` admits ``object`` so that compiled code reports a non-string
+        # as a PositionError, as the pure-Python engine does, not a TypeError.
         variant = get_variant(variant)
         if text is None:
             if variant.start is None:
@@ -99,7 +102,7 @@ class Position:
         if self.turn == WHITE:
             h ^= t.z_side
         self.hash = h
-        self._stack: list[tuple[int, int, int]] = []
+        self._stack: list[tuple[int, int, int, int, int, int, int]] = []
         self._first_turn = self.turn
         #: moves the last legal_moves()/checks() call dropped for the
         #: stalemate or drop-mate rule (the solver's hand bookkeeping needs it)
@@ -858,7 +861,7 @@ class Position:
             for lattice, d, slide_rng, hop_rng, has_hop in t.ray_att[self.turn]:
                 ray = lattice[ke]
                 m = occ & ray
-                found = []
+                found: list[int] = []
                 while m and len(found) < (4 if has_hop else 2):
                     p = m.bit_length() - 1 if d < 0 else (m & -m).bit_length() - 1
                     found.append(p)

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .variant import Variant
+from .variant import Face, Variant
 
 __all__ = ["BLACK", "WHITE", "NONE", "SLIDE", "HOP", "Tables", "tables_for"]
 
@@ -59,8 +59,8 @@ class Tables:
     leap_att: list[list[tuple[tuple[int, int], ...]]]    # [c][k] -> ((p, value mask), ...)
     leap_zone: list[list[int]]        # [c][k] -> mask of the squares p in leap_att[c][k]
     leap_from: list[list[list[int]]]  # [c][k][p] -> the value mask of leap_att[c][k] for p (0 if none)
-    ray_att: list[tuple[tuple[list[int], int, list[int], list[int], list[int]], ...]]
-    #   [c] -> ((lattice masks by k, direction, slide ranges by v, hop ranges by v, sign), ...)
+    ray_att: list[tuple[tuple[list[int], int, list[int], list[int], bool], ...]]
+    #   [c] -> ((lattice masks by k, direction, slide ranges by v, hop ranges by v, any hop), ...)
     # kinds
     nkinds: int
     kind_letters: list[str]
@@ -102,22 +102,22 @@ def tables_for(variant: Variant, n: int) -> Tables:
     face_letters = [""]
     face_kind = [-1]
     face_promoted = [False]
-    face_def = [None]
+    face_def: list[Face | None] = [None]  # index 0: no face
     unpromoted_face = []
     promoted_face = []
-    for i, k in enumerate(kinds):
-        face_names.append(k.unpromoted.name)
-        face_letters.append(k.letter)
+    for i, kd in enumerate(kinds):
+        face_names.append(kd.unpromoted.name)
+        face_letters.append(kd.letter)
         face_kind.append(i)
         face_promoted.append(False)
-        face_def.append(k.unpromoted)
+        face_def.append(kd.unpromoted)
         unpromoted_face.append(len(face_names) - 1)
-        if k.promoted is not None:
-            face_names.append(k.promoted.name)
-            face_letters.append("+" + k.letter)
+        if kd.promoted is not None:
+            face_names.append(kd.promoted.name)
+            face_letters.append("+" + kd.letter)
             face_kind.append(i)
             face_promoted.append(True)
-            face_def.append(k.promoted)
+            face_def.append(kd.promoted)
             promoted_face.append(len(face_names) - 1)
         else:
             promoted_face.append(0)
@@ -147,6 +147,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
             flip[v] = v if kind.promoted is None else (other << 1 | c)
             fw = forward(c)
             face = face_def[f]
+            assert face is not None
             for s in squares:
                 targets = []
                 for off in face.leaps:
@@ -204,7 +205,9 @@ def tables_for(variant: Variant, n: int) -> Tables:
         groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         for f in range(1, nfaces + 1):
             v = f << 1 | c
-            for ride in face_def[f].rides:
+            face = face_def[f]
+            assert face is not None
+            for ride in face.rides:
                 if ride.capture == "none":
                     continue
                 d = -ride.direction * forward(c)  # from the target toward the attacker
@@ -226,8 +229,8 @@ def tables_for(variant: Variant, n: int) -> Tables:
         ray_att.append(tuple(entries))
 
     drop_faces = []
-    for i, k in enumerate(kinds):
-        faces = (unpromoted_face[i],)
+    for i in range(len(kinds)):
+        faces: tuple[int, ...] = (unpromoted_face[i],)
         if variant.drop_promoted and promoted_face[i]:
             faces = faces + (promoted_face[i],)
         drop_faces.append(faces)
@@ -241,14 +244,14 @@ def tables_for(variant: Variant, n: int) -> Tables:
     span = [[leap_mask[v][s] | sum(1 << t for path in ride_paths[v][s] for t in path[0]) for s in range(n + 1)]
             for v in range(nvalues)]
 
-    rng = random.Random(f"{variant.name}/{n}")  # string seeds are stable across runs
-    z_board = [[rng.getrandbits(64) for _ in range(n + 1)] for _ in range(nvalues)]
+    zrng = random.Random(f"{variant.name}/{n}")  # string seeds are stable across runs
+    z_board = [[zrng.getrandbits(64) for _ in range(n + 1)] for _ in range(nvalues)]
     max_count = sum(k.count for k in kinds)
-    z_hand = [[[rng.getrandbits(64) for _ in range(max_count + 1)] for _ in kinds] for _ in (0, 1)]
+    z_hand = [[[zrng.getrandbits(64) for _ in range(max_count + 1)] for _ in kinds] for _ in (0, 1)]
     for c in (0, 1):
         for ki in range(len(kinds)):
             z_hand[c][ki][0] = 0  # an empty hand contributes nothing
-    z_side = rng.getrandbits(64)
+    z_side = zrng.getrandbits(64)
     z_hand_up = [[[zh[i] ^ zh[i + 1] ^ z_side for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
     z_from = [[z ^ z_side for z in zv] for zv in z_board]
 

@@ -1,0 +1,64 @@
+"""Build hook: compile the rules engine's hot modules with mypyc.
+
+The package is plain, typed Python.  At install time mypyc (part of mypy)
+compiles the modules in ``tsume/_native.py``'s ``COMPILED`` list from that
+same source into C extensions, which run the move generator about twice as
+fast (docs/performance.md).  There is no second implementation to keep in
+step: the ``.py`` files stay the source and the pure-Python fallback.
+
+* ``TSUME_PURE_PYTHON=1`` at install time skips compilation.
+* Without mypy or a working C compiler the install goes on in pure Python,
+  with a warning, rather than failing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsume"))
+from _native import COMPILED, pure_python_requested  # noqa: E402  (the list lives with the loader)
+
+sys.path.pop(0)
+
+
+def _warn(why: str) -> None:
+    print(f"tsume: {why}; installing pure Python (slower, same results)", file=sys.stderr)
+
+
+class _OptionalBuildExt(build_ext):
+    """Compile the extensions, or fall back to pure Python if the compiler fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # a missing or failing C toolchain has many exception types
+            _warn(f"compiling with mypyc failed ({exc})")
+            self.extensions = []
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _warn(f"compiling {ext.name} failed ({exc})")
+            raise
+
+
+def _extensions() -> list:
+    if pure_python_requested():
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypy is not installed")
+        return []
+    # Type errors in the compiled modules fail the build (they are ours to
+    # fix); the rest of the package is type-checked but not compiled.
+    paths = [f"tsume/{name}.py" for name in COMPILED]
+    return mypycify(["--follow-imports=silent", *paths], opt_level="3", group_name="tsume")
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _OptionalBuildExt})

@@ -1,0 +1,100 @@
+"""The compiled (mypyc) and pure-Python engines: the same results, and the choice between them."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tsume
+from tsume import Position, _native
+from tsume.perft import divide, perft
+
+# Positions with every rule in play: Ito's stalemate rule without hands, cannons
+# and stride-2 riders with full hands; Rutherford's drop limits and drop-mate ban.
+CASES = [
+    ("ito", None, 4),
+    ("ito", "2k1p2+f3h4c2G5PT2K1 b TCHfg 1", 2),
+    ("ito", "1t1k17C1G5K1 b 2PTH2F 1", 3),
+    ("rutherford", None, 4),
+    ("rutherford", "2k3b1n4P2L3+S2K1 b BNLsp 1", 2),
+]
+
+_SCRIPT = """
+import json, sys
+import tsume
+from tsume import Position
+from tsume.perft import divide
+cases = json.loads(sys.argv[1])
+print(json.dumps({"compiled": tsume.COMPILED, "file": tsume.position.__file__,
+                  "divide": [divide(Position(fen, v), d) for v, fen, d in cases]}))
+"""
+
+
+def _run(env_extra: dict[str, str]) -> dict:
+    env = {**os.environ, **env_extra}
+    out = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, json.dumps(CASES)],
+        capture_output=True, text=True, env=env, check=True, timeout=600,
+    )
+    return json.loads(out.stdout)
+
+
+def test_pure_python_switch_and_same_counts():
+    """TSUME_PURE_PYTHON=1 runs the .py sources, and they count exactly what this process counts."""
+    pure = _run({"TSUME_PURE_PYTHON": "1"})
+    assert pure["compiled"] is False
+    assert pure["file"].endswith(".py")
+    here = [divide(Position(fen, v), d) for v, fen, d in CASES]
+    assert pure["divide"] == here
+
+
+def test_fresh_install_runs_what_was_built():
+    """An install is never left half-compiled or stale: either nothing was
+    compiled, or the compiled engine is the one running."""
+    reason = _native.stale_reason()
+    if _native.pure_python_requested():
+        assert tsume.COMPILED is False
+    elif reason == "not compiled":
+        assert tsume.COMPILED is False
+    else:
+        assert reason is None, reason
+        assert tsume.COMPILED is True
+        assert not tsume.position.__file__.endswith(".py")
+
+
+def test_perft_start_counts_either_engine():
+    assert [perft(Position.start(), d) for d in (1, 2, 3)] == [11, 121, 1276]
+
+
+def _fake_build(where: Path, names: tuple[str, ...], compiled: tuple[str, ...], newer_source: str | None) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for i, name in enumerate(names):
+        src = where / f"{name}.py"
+        src.write_text("")
+        os.utime(src, (1000, 1000))
+        if name in compiled:
+            ext = where / f"{name}{suffix}"
+            ext.write_text("")
+            os.utime(ext, (2000, 2000))
+    if newer_source:
+        os.utime(where / f"{newer_source}.py", (3000, 3000))
+
+
+@pytest.mark.parametrize(
+    "compiled, newer, expected",
+    [
+        ((), None, "not compiled"),
+        (("a", "b"), None, None),
+        (("a",), None, "b was not compiled"),
+        (("a", "b"), "b", "b.py changed after it was compiled"),
+    ],
+)
+def test_stale_reason(tmp_path, compiled, newer, expected):
+    _fake_build(tmp_path, ("a", "b"), compiled, newer)
+    assert _native.stale_reason(tmp_path, ("a", "b")) == expected

@@ -1,0 +1,112 @@
+"""Which implementation of the rules engine runs: mypyc-compiled or pure Python.
+
+``setup.py`` compiles the modules named in :data:`COMPILED` with mypyc; the
+``.py`` files remain their source.  An extension module sits next to its
+source and Python would import it first even after the source has changed
+(an editable install after ``git pull``, say), so :func:`load` checks the
+extensions before anything imports them.  It loads the pure-Python source of
+every compiled module when
+
+* ``TSUME_PURE_PYTHON`` is set to anything but ``0`` (for comparison runs),
+* an extension is missing or older than its source (with a warning saying to
+  reinstall), or
+* an extension fails to import.
+
+It is all or nothing: compiled modules call each other's native classes
+directly and cannot be mixed with interpreted ones.
+
+This module must stay pure Python, with no imports from the package:
+``setup.py`` reads :data:`COMPILED` from it before the package is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from pathlib import Path
+
+__all__ = ["COMPILED", "pure_python_requested", "load"]
+
+#: The modules setup.py compiles, in import order (each imports only earlier ones).
+COMPILED = ("tables", "position", "perft")
+
+_PACKAGE = "tsume"
+_HERE = Path(__file__).resolve().parent
+
+
+def pure_python_requested() -> bool:
+    """Does the environment ask for the pure-Python engine (``TSUME_PURE_PYTHON``)?"""
+    return os.environ.get("TSUME_PURE_PYTHON", "") not in ("", "0")
+
+
+def _extension(name: str, where: Path) -> Path | None:
+    """The extension module file for ``name`` in ``where``, if one was built."""
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = where / f"{name}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def stale_reason(where: Path = _HERE, names: tuple[str, ...] = COMPILED) -> str | None:
+    """Why the extensions in ``where`` must not be used (None if they are usable).
+
+    Returns ``"not compiled"`` when no module was compiled at all.
+    """
+    found = {name: _extension(name, where) for name in names}
+    if not any(found.values()):
+        return "not compiled"
+    for name, ext in found.items():
+        if ext is None:
+            return f"{name} was not compiled"
+        src = where / f"{name}.py"
+        if src.exists() and src.stat().st_mtime > ext.stat().st_mtime:
+            return f"{src.name} changed after it was compiled"
+    return None
+
+
+def _load_sources() -> None:
+    """Import every compiled module from its ``.py`` source instead."""
+    package = sys.modules[_PACKAGE]
+    for name in COMPILED:
+        full = f"{_PACKAGE}.{name}"
+        spec = importlib.util.spec_from_file_location(full, _HERE / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[full] = module
+        spec.loader.exec_module(module)
+        setattr(package, name, module)
+
+
+def load() -> bool:
+    """Import the engine modules, compiled if possible; True if compiled code runs.
+
+    Called by ``tsume/__init__.py`` before anything else imports them.
+    """
+    if pure_python_requested():
+        _load_sources()
+        return False
+    why = stale_reason()
+    if why == "not compiled":
+        return False  # a pure-Python install: the ordinary imports find the sources
+    if why is None:
+        try:
+            for name in COMPILED:
+                importlib.import_module(f"{_PACKAGE}.{name}")
+            return True
+        except ImportError as exc:
+            why = f"the compiled modules do not import ({exc})"
+            for name in COMPILED:
+                sys.modules.pop(f"{_PACKAGE}.{name}", None)
+    warnings.warn(
+        f"tsume: {why}; running the pure-Python engine (same results, slower). "
+        "Reinstall (pip install -e .) to rebuild it.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    _load_sources()
+    return False
