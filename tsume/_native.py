@@ -31,8 +31,9 @@ from pathlib import Path
 
 __all__ = ["COMPILED", "pure_python_requested", "load"]
 
-#: The modules setup.py compiles, in import order (each imports only earlier ones).
-COMPILED = ("tables", "position", "perft")
+#: The modules setup.py compiles, in import order (each imports only earlier
+#: ones): the rules engine, then the df-pn search and what it calls per node.
+COMPILED = ("tables", "position", "perft", "conventions", "hands", "dfpn")
 
 _PACKAGE = "tsume"
 _HERE = Path(__file__).resolve().parent

@@ -28,6 +28,11 @@ __all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES"]
 
 COLOUR_NAMES = ("Black", "White")
 
+#: ``Position(_BLANK)`` is an unfilled object for :meth:`Position.copy` to fill.
+#: (``Position.__new__`` would do in pure Python, but compiled code runs
+#: ``__init__`` for it and reads the start position every time.)
+_BLANK = object()
+
 
 #: The occupancy bits of the mover that a move changes, by the move's low 14
 #: bits (``from | to << 7``; a drop has from-square 0 and changes only ``to``).
@@ -64,6 +69,8 @@ class Position:
         """
         # ``text`` admits ``object`` so that compiled code reports a non-string
         # as a PositionError, as the pure-Python engine does, not a TypeError.
+        if text is _BLANK:
+            return
         variant = get_variant(variant)
         if text is None:
             if variant.start is None:
@@ -140,7 +147,7 @@ class Position:
 
     def copy(self) -> "Position":
         """An independent copy, without the move stack."""
-        p = Position.__new__(Position)
+        p = Position(_BLANK)
         p.t = self.t
         p.board = self.board[:]
         p.occ = self.occ[:]
