@@ -16,13 +16,17 @@ from tsume import Position, _native
 from tsume.perft import divide, perft
 
 # Positions with every rule in play: Ito's stalemate rule without hands, cannons
-# and stride-2 riders with full hands; Rutherford's drop limits and drop-mate ban.
+# and stride-2 riders with full hands; Rutherford's drop limits and drop-mate
+# ban, on the longest board too.
 CASES = [
     ("ito", None, 4),
     ("ito", "2k1p2+f3h4c2G5PT2K1 b TCHfg 1", 2),
     ("ito", "1t1k17C1G5K1 b 2PTH2F 1", 3),
     ("rutherford", None, 4),
     ("rutherford", "2k3b1n4P2L3+S2K1 b BNLsp 1", 2),
+    # 64 squares: masks and hashes past 63 bits (boxed ints in compiled code)
+    ("rutherford", "k1p28P1B29K b Ss 1", 2),
+    ("rutherford", "1k2s25L30K1 w BN 1", 2),
 ]
 
 _SCRIPT = """
