@@ -13,7 +13,7 @@ import pytest
 
 import tsume
 from tsume import Position, _native
-from tsume.perft import divide, perft
+from tsume.perft import perft
 
 # Positions with every rule in play: Ito's stalemate rule without hands, cannons
 # and stride-2 riders with full hands; Rutherford's drop limits and drop-mate
@@ -29,33 +29,59 @@ CASES = [
     ("rutherford", "1k2s25L30K1 w BN 1", 2),
 ]
 
+_ROOT = Path(__file__).resolve().parent.parent
+
+# Run the same code in this process and, with TSUME_PURE_PYTHON=1, in a child.
 _SCRIPT = """
 import json, sys
 import tsume
 from tsume import Position
+from tsume.collection import load
 from tsume.perft import divide
-cases = json.loads(sys.argv[1])
-print(json.dumps({"compiled": tsume.COMPILED, "file": tsume.position.__file__,
-                  "divide": [divide(Position(fen, v), d) for v, fen, d in cases]}))
+from tsume.solve import solve
+from tsume.verify import verify
+
+def timeless(d):
+    stats = d.pop("stats")
+    d["nodes"] = stats["nodes"]
+    return d
+
+def results(cases, root):
+    out = {"divide": [divide(Position(fen, v), d) for v, fen, d in cases]}
+    out["solve"] = [timeless(solve(p.position, variant=p.variant, all_first_moves=True).to_dict())
+                    for p in load(root + "/problems/examples.tsume")]
+    out["verify"] = [timeless(verify(p).to_dict()) for p in load(root + "/problems/flawed.tsume")[:8]]
+    return out
+
+if __name__ == "__main__":
+    out = results(json.loads(sys.argv[1]), sys.argv[2])
+    out.update(compiled=tsume.COMPILED, file=tsume.position.__file__)
+    print(json.dumps(out))
 """
 
 
 def _run(env_extra: dict[str, str]) -> dict:
     env = {**os.environ, **env_extra}
     out = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, json.dumps(CASES)],
+        [sys.executable, "-c", _SCRIPT, json.dumps(CASES), str(_ROOT)],
         capture_output=True, text=True, env=env, check=True, timeout=600,
     )
     return json.loads(out.stdout)
 
 
-def test_pure_python_switch_and_same_counts():
-    """TSUME_PURE_PYTHON=1 runs the .py sources, and they count exactly what this process counts."""
+def test_pure_python_switch_and_same_results():
+    """TSUME_PURE_PYTHON=1 runs the .py sources, and they give exactly what this
+    process gives: perft divides, solutions with every variation and first move,
+    verify reports, node counts included."""
     pure = _run({"TSUME_PURE_PYTHON": "1"})
     assert pure["compiled"] is False
     assert pure["file"].endswith(".py")
-    here = [divide(Position(fen, v), d) for v, fen, d in CASES]
-    assert pure["divide"] == here
+    namespace: dict = {}
+    exec(compile(_SCRIPT, "<native script>", "exec"), namespace)
+    here = json.loads(json.dumps(namespace["results"](CASES, str(_ROOT))))
+    assert len(here["solve"]) >= 5 and len(here["verify"]) == 8
+    for key in ("divide", "solve", "verify"):
+        assert pure[key] == here[key], key
 
 
 def test_fresh_install_runs_what_was_built():
