@@ -27,3 +27,18 @@ def test_progress_callback_reports_growing_counts():
     assert r.stats["nodes"] > 2048 and len(seen) >= 2
     assert all({"nodes", "seconds", "table_entries"} <= set(s) for s in seen)
     assert [s["nodes"] for s in seen] == sorted(s["nodes"] for s in seen)
+
+
+def test_depth_limit_gives_unknown_not_a_crash():
+    """A search path longer than Options.max_depth stops the search as 'unknown'
+    (compiled code would otherwise overflow the C stack on a very deep path)."""
+    from tsume.dfpn import Options
+
+    free = solve(NINE, variant="ito", variations=False)
+    assert (free.status, free.length) == ("mate", 9)
+    shallow = solve(NINE, variant="ito", variations=False, options=Options(max_depth=free.length - 1))
+    assert shallow.status == "unknown" and shallow.reason.startswith("depth limit")
+    # Nested searches (useless interpositions) share the path, so it runs
+    # deeper than the mate; a few dozen plies are plenty here.
+    enough = solve(NINE, variant="ito", variations=False, options=Options(max_depth=40))
+    assert (enough.status, enough.length, enough.mainline) == (free.status, free.length, free.mainline)

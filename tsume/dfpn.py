@@ -55,6 +55,11 @@ class Options:
     # False counts every interposition as a defence (no useless-interposition
     # rule): the raw game-tree length, which the SAT engine computes.
     useless_interpositions: bool = True
+    # The longest search path (plies) before the search gives up as "unknown".
+    # Compiled code does not honour Python's recursion limit: without this a
+    # very deep path would overflow the C stack (a crash, not an exception);
+    # in pure Python it would raise RecursionError.  500 stays under both.
+    max_depth: int = 500
 
 
 class DfPn:
@@ -179,6 +184,8 @@ class DfPn:
                 return 0, INF
 
         path = self.path
+        if len(path) >= self.options.max_depth:
+            raise SearchLimit(f"depth limit ({self.options.max_depth} plies on the search path)")
         path[h] = 1
         kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
         if or_node and self.options.one_ply_mate:
