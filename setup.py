@@ -20,7 +20,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsume"))
-from _native import COMPILED, pure_python_requested  # noqa: E402  (the list lives with the loader)
+from _native import COMPILED, pure_python_requested, record_sources  # noqa: E402  (the list lives with the loader)
 
 sys.path.pop(0)
 
@@ -58,6 +58,8 @@ def _extensions() -> list:
     # Type errors in the compiled modules fail the build (they are ours to
     # fix); the rest of the package is type-checked but not compiled.
     paths = [f"tsume/{name}.py" for name in COMPILED]
+    # What is compiled, so that tsume can tell later whether a source changed.
+    record_sources()
     return mypycify(["--follow-imports=silent", *paths], opt_level="3", group_name="tsume")
 
 

@@ -102,29 +102,38 @@ def test_perft_start_counts_either_engine():
     assert [perft(Position.start(), d) for d in (1, 2, 3)] == [11, 121, 1276]
 
 
-def _fake_build(where: Path, names: tuple[str, ...], compiled: tuple[str, ...], newer_source: str | None) -> None:
+def _fake_build(where: Path, names: tuple[str, ...], compiled: tuple[str, ...]) -> None:
+    """Sources, their recorded digests, and (empty) extensions for ``compiled``."""
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for i, name in enumerate(names):
-        src = where / f"{name}.py"
-        src.write_text("")
-        os.utime(src, (1000, 1000))
+    for name in names:
+        (where / f"{name}.py").write_text(f"X = {name!r}\n")
         if name in compiled:
-            ext = where / f"{name}{suffix}"
-            ext.write_text("")
-            os.utime(ext, (2000, 2000))
-    if newer_source:
-        os.utime(where / f"{newer_source}.py", (3000, 3000))
+            (where / f"{name}{suffix}").write_text("")
+    _native.record_sources(where, names)
 
 
 @pytest.mark.parametrize(
-    "compiled, newer, expected",
+    "compiled, edit, expected",
     [
         ((), None, "not compiled"),
         (("a", "b"), None, None),
         (("a",), None, "b was not compiled"),
         (("a", "b"), "b", "b.py changed after it was compiled"),
+        (("a", "b"), "record", "_compiled_sources.json is missing or unreadable"),
     ],
 )
-def test_stale_reason(tmp_path, compiled, newer, expected):
-    _fake_build(tmp_path, ("a", "b"), compiled, newer)
+def test_stale_reason(tmp_path, compiled, edit, expected):
+    _fake_build(tmp_path, ("a", "b"), compiled)
+    if edit == "record":
+        (tmp_path / _native.DIGESTS).unlink()
+    elif edit:
+        (tmp_path / f"{edit}.py").write_text("X = 'edited'\n")
     assert _native.stale_reason(tmp_path, ("a", "b")) == expected
+
+
+def test_timestamps_do_not_matter(tmp_path):
+    """A wheel install may write a source after its extension: unchanged
+    content is not stale."""
+    _fake_build(tmp_path, ("a",), ("a",))
+    os.utime(tmp_path / "a.py", (4_000_000_000, 4_000_000_000))
+    assert _native.stale_reason(tmp_path, ("a",)) is None

@@ -8,8 +8,10 @@ extensions before anything imports them.  It loads the pure-Python source of
 every compiled module when
 
 * ``TSUME_PURE_PYTHON`` is set to anything but ``0`` (for comparison runs),
-* an extension is missing or older than its source (with a warning saying to
-  reinstall), or
+* an extension is missing, or its source has changed since it was compiled
+  (with a warning saying to reinstall): the build records a SHA-256 digest of
+  each compiled source in :data:`DIGESTS` (file times would not do: a wheel
+  install may write a source after its extension), or
 * an extension fails to import.
 
 It is all or nothing: compiled modules call each other's native classes
@@ -21,19 +23,24 @@ This module must stay pure Python, with no imports from the package:
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 import warnings
 from pathlib import Path
 
-__all__ = ["COMPILED", "pure_python_requested", "load"]
+__all__ = ["COMPILED", "DIGESTS", "pure_python_requested", "record_sources", "stale_reason", "load"]
 
 #: The modules setup.py compiles, in import order (each imports only earlier
 #: ones): the rules engine, then the df-pn search and what it calls per node.
 COMPILED = ("tables", "position", "perft", "conventions", "hands", "dfpn")
+
+#: Written by setup.py next to the sources: ``{module name: SHA-256 of its source}``.
+DIGESTS = "_compiled_sources.json"
 
 _PACKAGE = "tsume"
 _HERE = Path(__file__).resolve().parent
@@ -53,6 +60,16 @@ def _extension(name: str, where: Path) -> Path | None:
     return None
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def record_sources(where: Path = _HERE, names: tuple[str, ...] = COMPILED) -> None:
+    """Record the digests of the sources about to be compiled (setup.py calls this)."""
+    digests = {name: _digest(where / f"{name}.py") for name in names}
+    (where / DIGESTS).write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+
+
 def stale_reason(where: Path = _HERE, names: tuple[str, ...] = COMPILED) -> str | None:
     """Why the extensions in ``where`` must not be used (None if they are usable).
 
@@ -64,8 +81,13 @@ def stale_reason(where: Path = _HERE, names: tuple[str, ...] = COMPILED) -> str 
     for name, ext in found.items():
         if ext is None:
             return f"{name} was not compiled"
+    try:
+        recorded = json.loads((where / DIGESTS).read_text())
+    except (OSError, ValueError):
+        return f"{DIGESTS} is missing or unreadable"
+    for name in names:
         src = where / f"{name}.py"
-        if src.exists() and src.stat().st_mtime > ext.stat().st_mtime:
+        if src.exists() and recorded.get(name) != _digest(src):
             return f"{src.name} changed after it was compiled"
     return None
 
