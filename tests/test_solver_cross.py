@@ -206,3 +206,16 @@ def test_the_groups_cover_the_quota():
         assert sum(g.minimum for g in groups) >= 500
         assert sum(g.minimum for g in groups if g.bound == 5) >= 100
         assert any(g.bound == 7 for g in groups)
+
+
+def test_regression_self_repetition_disproof_keeps_its_bound(monkeypatch):
+    """ito seed 310112, bound 9 (found by a wider sweep): every child of the
+    node after F*8 2-1 was disproven at a small bound only through a
+    repetition of that node itself.  Dropping that repetition left the node
+    with a disproof of unbounded length ("no mate at all"), which the
+    first-move analysis then reused for F*10 ... F*30: reported as no mate,
+    though each mates in 7 (reference and SAT agree)."""
+    BudgetedReferenceSolver.budget = 200_000
+    monkeypatch.setattr(reference_module, "ReferenceSolver", BudgetedReferenceSolver)
+    assert defender_hand_for(310112) == "none"
+    assert compare("ito", 310112, 9, dict(RICH)) == []

@@ -258,12 +258,15 @@ class DfPn:
                             proof_entry = ce
                             proof_kid = i
                         if cdn == 0 and pn1 == INF:
+                            # A repetition disproof has a bound too (its rep_b):
+                            # once the repetition of this very node is dropped
+                            # below, the plain disproof left holds only up to it.
+                            if cx + 1 < dis_b:
+                                dis_b = cx + 1
                             if crep is not None:
                                 rep = set(crep) if rep is None else rep | set(crep)
                                 d_exact = True
                             else:
-                                if cx + 1 < dis_b:
-                                    dis_b = cx + 1
                                 if ce is None or ce.d_exact:
                                     d_exact = True
                                 else:
@@ -358,7 +361,9 @@ class DfPn:
                         if rep:
                             table.store_rep_disproof(h, b, frozenset(rep), self.nodes - start_nodes)
                         else:
-                            exact = ce is None or ce.d_exact or (
+                            # A repetition disproof keeps no hands: the entry's
+                            # dh/dl belong to another disproof of it.
+                            exact = crep is not None or ce is None or ce.d_exact or (
                                 # With fewer pieces in hand the attacker could be
                                 # stalemated, or mated by a drop: the defence may
                                 # then be illegal.
