@@ -18,35 +18,20 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
-from tsume.reference import ReferenceSolver
 from tsume.solve import solve
 from tsume.verify import verify
 
-
-class OverBudget(Exception):
-    pass
-
-
-class BudgetedReference(ReferenceSolver):
-    budget = 60_000
-
-    def mate(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().mate(b)
-
-    def defended(self, b):
-        if self.nodes > self.budget:
-            raise OverBudget
-        return super().defended(b)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from budgeted_reference import BudgetedReferenceSolver, OverBudget  # noqa: E402
 
 
 def reference_length(pos, prefix: list[int], move: int, cap: int) -> int | None:
     """The reference's shortest mate after ``prefix`` and ``move`` (None within ``cap``)."""
-    solver = BudgetedReference(pos)
+    solver = BudgetedReferenceSolver(pos)
     p = solver.pos
     for m in prefix:
         solver.path.add(p.key())
@@ -66,7 +51,7 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=60_000, help="verify() node limit (default 60000)")
     ap.add_argument("--budget", type=int, default=60_000, help="reference nodes per alternative (default 60000)")
     args = ap.parse_args()
-    BudgetedReference.budget = args.budget
+    BudgetedReferenceSolver.budget = args.budget
     problems = alternatives = unknown = over = bad = 0
     started = time.process_time()
     for seed in range(args.seeds, args.seeds + args.count):
