@@ -3,8 +3,9 @@
 The package is plain, typed Python.  At install time mypyc (part of mypy)
 compiles the modules in ``tsume/_native.py``'s ``COMPILED`` list from that
 same source into C extensions: the move generator runs about 2.5 times and
-the solver about 3 times as fast (docs/performance.md).  There is no second implementation to keep in
-step: the ``.py`` files stay the source and the pure-Python fallback.
+the solver about 3 times as fast (docs/performance.md).  There is no second
+implementation to keep in step: the ``.py`` files stay the source and the
+pure-Python fallback.
 
 * ``TSUME_PURE_PYTHON=1`` at install time skips compilation.
 * Without mypy or a working C compiler the install goes on in pure Python,
@@ -38,13 +39,6 @@ class _OptionalBuildExt(build_ext):
         except Exception as exc:  # a missing or failing C toolchain has many exception types
             _warn(f"compiling with mypyc failed ({exc})")
             self.extensions = []
-
-    def build_extension(self, ext) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception as exc:
-            _warn(f"compiling {ext.name} failed ({exc})")
-            raise
 
 
 def _extensions() -> list:

@@ -32,6 +32,7 @@ from tsume.sat.engine import move_int
 from tsume.solve import solve
 
 from budgeted_reference import BudgetedReferenceSolver, OverBudget
+from test_solver_cross import SMALL, SMALL_HAND1  # the same random_tsume presets
 
 DFPN_NODE_LIMIT = 100_000
 RAW = Options(useless_interpositions=False)
@@ -51,8 +52,6 @@ class Group:
         return f"{self.variant}-b{self.bound}-{self.seeds.start}"
 
 
-SMALL = (("attacker_men", (1, 3)), ("defender_men", (0, 2)), ("attacker_hand", (0, 2)))
-SMALL_HAND1 = (("attacker_men", (1, 3)), ("defender_men", (0, 2)), ("attacker_hand", (0, 1)))
 TIGHT = (("attacker_men", (2, 3)), ("defender_men", (0, 1)), ("attacker_hand", (0, 1)), ("spread", 3))
 
 GROUPS = [
