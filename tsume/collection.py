@@ -33,7 +33,7 @@ from pathlib import Path
 from .errors import TsumeError
 from .variant import get_variant
 
-__all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find"]
+__all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
 
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -154,6 +154,37 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         current[key] = (value, line_no)
     finish()
     return problems
+
+
+#: Where the bundled collections are: inside the installed package (a wheel
+#: carries them as package data), else beside it in a source checkout.
+_BUNDLED_DIRS = (Path(__file__).resolve().parent / "problems", Path(__file__).resolve().parent.parent / "problems")
+
+
+def bundled_names() -> list[str]:
+    """The names of the collections shipped with tsume (``examples``, ``seed-ito``, ...)."""
+    for folder in _BUNDLED_DIRS:
+        names = sorted(p.stem for p in folder.glob("*.tsume"))
+        if names:
+            return names
+    return []
+
+
+def locate(name: str | os.PathLike) -> Path:
+    """The collection file ``name`` names: an existing path, else a bundled
+    collection by name (``examples`` or ``examples.tsume``), so that the
+    bundled problems can be named from any folder after a plain install."""
+    p = Path(name)
+    if p.is_file():
+        return p
+    stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
+    if p.parent == Path("."):
+        for folder in _BUNDLED_DIRS:
+            candidate = folder / f"{stem}.tsume"
+            if candidate.is_file():
+                return candidate
+    known = ", ".join(bundled_names()) or "none found"
+    raise CollectionError(f"{name}: no such file, and no bundled collection of that name (bundled: {known})")
 
 
 def load(path: str | os.PathLike) -> list[Problem]:
