@@ -12,6 +12,11 @@
 * a disproof that rests on a repetition (a repeated position fails for the
   attacker) records the positions of the current line it relied on, and is
   trusted only while all of them are on the line again (no GHI error);
+* a proof is used only where it cannot pass through a position of the current
+  line: positions a caller puts on the line without searching them
+  (:meth:`DfPn.anchor`) start a new epoch of the table, and proofs of older
+  epochs are not used below them (:mod:`tsume.hands` explains why this is
+  exact);
 * proof and disproof *hands* let a position whose attacker hand is a superset
   (subset) of a proven (disproven) one reuse the result, with
   KomoringHeights' drop corrections (see :mod:`tsume.hands`).
@@ -90,8 +95,12 @@ class DfPn:
         self.progress_interval = progress_interval
         self._next_progress = self.started + progress_interval
         self.gc_runs = 0
-        self.useless_cache: dict[tuple[int, int], bool] = {}
-        self.r_cache: dict[int, int] = {}
+        # Both caches hold answers found with proofs, so they carry the
+        # table epoch they were found in and are used under the same rule.
+        self.useless_cache: dict[tuple[int, int], tuple[bool, int]] = {}
+        self.r_cache: dict[int, tuple[int, int]] = {}
+        # _tick runs when nodes reaches this: every 1024 nodes, and exactly at the node limit.
+        self._next_tick = self._tick_after(0)
 
     # --- public ------------------------------------------------------------
 
@@ -101,6 +110,18 @@ class DfPn:
             return self._solve(b)
         except SearchLimit:
             return UNKNOWN
+
+    def anchor(self, h: int) -> None:
+        """Put the position with hash ``h`` on the line without searching it
+        (a caller walking a line).  Repetitions of it then fail for the
+        attacker, and no proof found while it was off the line is used."""
+        self.path[h] = 1
+        self.table.push_anchor()
+
+    def release(self, h: int) -> None:
+        """Take the innermost anchor, ``h``, off the line again."""
+        del self.path[h]
+        self.table.pop_anchor()
 
     def stats(self) -> dict:
         secs = time.perf_counter() - self.started
@@ -135,12 +156,21 @@ class DfPn:
         pn, dn, _, _, _ = t.lookup_key(h, h ^ pos.hand_zobrist(), a, d, b, self.path)
         return pn, dn
 
+    def _tick_after(self, nodes: int) -> int:
+        nxt = (nodes | 1023) + 1
+        limit = self.node_limit
+        return nxt if limit is None or limit < nodes or nxt < limit else limit
+
     def _tick(self) -> None:
+        # Once a limit is reached, every later question to this engine stops
+        # at its first node too (_next_tick stays 0).
+        self._next_tick = 0
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchLimit("node limit")
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
             raise SearchLimit("time limit")
+        self._next_tick = self._tick_after(self.nodes)
         if self.max_entries is not None and len(self.table) > self.max_entries:
             self.table.collect(self.max_entries // 2)
             self.gc_runs += 1
@@ -154,7 +184,7 @@ class DfPn:
         pos = self.pos
         h = pos.hash
         self.nodes += 1
-        if not self.nodes & 1023 or self.nodes == self.node_limit:
+        if self.nodes >= self._next_tick:
             self._tick()
         start_nodes = self.nodes
         table = self.table
@@ -225,10 +255,15 @@ class DfPn:
         # child is looked up once and again only after it has been searched.
         vals = [value(kid) for kid in kids]
         last = -1
+        gc_runs = self.gc_runs
         result: tuple[int, int]
         try:
             while True:
-                if last >= 0:
+                if gc_runs != self.gc_runs:
+                    # A collection distrusts older proofs (tsume.hands): look again.
+                    gc_runs = self.gc_runs
+                    vals = [value(kid) for kid in kids]
+                elif last >= 0:
                     vals[last] = value(kids[last])
                 if or_node:
                     best = -1
@@ -514,9 +549,11 @@ class DfPn:
         """
         pos = self.pos
         key = (pos.hash, d)
+        table = self.table
         cached = self.useless_cache.get(key)
-        if cached is not None:
-            return cached
+        if cached is not None and cached[1] >= table.floor:
+            return cached[0]
+        epoch = table.epoch
         r, dependent = self._best_other(b)
         if r is None:
             return None
@@ -536,7 +573,7 @@ class DfPn:
             pos.pop()
         if dependent and not verdict:
             return None
-        self.useless_cache[key] = verdict
+        self.useless_cache[key] = (verdict, epoch)
         return verdict
 
     def _best_other(self, b: int) -> tuple[int | None, bool]:
@@ -544,15 +581,17 @@ class DfPn:
         are not interpositions (0 if none); None if one is not mated within b - 1."""
         pos = self.pos
         h = pos.hash
+        table = self.table
         cached = self.r_cache.get(h)
-        if cached is not None:
-            return cached, False
+        if cached is not None and cached[1] >= table.floor:
+            return cached[0], False
         ranged = pos.ride_checkers()
         best = 0
         dependent = False
         added = h not in self.path
         if added:
-            self.path[h] = 1
+            self.anchor(h)
+        epoch = table.epoch
         try:
             for d in pos.evasions():
                 if interposition_square(pos, d, ranged):
@@ -564,8 +603,7 @@ class DfPn:
                     dependent |= dep
                     if status != PROVEN:
                         return None, dependent
-                    entry = self.table.get(pos.hash)
-                    upper = min(b - 1, entry.proven_b) if entry is not None else b - 1
+                    upper = min(b - 1, table.proof_length(pos.hash))
                     for v in range(1, upper + 1, 2):
                         status, dep = self._nested(None, v)
                         dependent |= dep
@@ -578,9 +616,9 @@ class DfPn:
                     pos.pop()
         finally:
             if added:
-                del self.path[h]
+                self.release(h)
         if not dependent:
-            self.r_cache[h] = best
+            self.r_cache[h] = (best, epoch)
         return best, dependent
 
     def _nested(self, other: Position | None, b: int) -> tuple[str, bool]:

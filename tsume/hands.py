@@ -23,6 +23,27 @@ disproven.  Holding both bounds keeps this sound whether or not the defender
 holds "the rest of the set".  The drop corrections of KomoringHeights are
 applied where the hands are computed (see :mod:`tsume.dfpn`).  An entry
 marked ``exact`` is never used for another hand.
+
+**Proofs and the current line (GHI).**  A repetition fails for the attacker,
+so a proof found while some positions were *not* on the line may be wrong
+where they are: a defender may return to one of them.  Positions reach the
+line in two ways.  The search itself expands them: a proof stored below an
+expanded position can never pass through it (the lookup there sees the
+repetition), and a proof stored earlier that passes through it would have
+proven it before it was expanded.  Or a caller puts them there without a
+search -- the line read off so far, the main line the verifier walks: these
+are *anchors* (:meth:`HandTable.push_anchor`).  Every proof records the
+*epoch* it was found in; each anchor starts a new epoch, and a proof is used
+only if it was found since the newest anchor still on the line
+(:attr:`HandTable.floor`), so it was found with every anchor on the line and
+cannot pass through one.  When the anchor is taken off again, the proofs found
+meanwhile stay good (fewer positions on the line only helps the attacker).
+While anchors stand, no proof is reused for other hands: a proof found for
+one hand set never looked at the positions its moves reach with another, and
+one of those may be an anchor.  Dropping a proof the lookups may have used
+(garbage collection) also starts a new epoch, since the argument above needs
+every stored proof to stay findable.  Disproofs need none of this: a plain
+disproof holds on any line, and one that rests on repetitions records them.
 """
 
 from __future__ import annotations
@@ -104,7 +125,7 @@ class HandOps:
 class Entry:
     __slots__ = (
         "pn", "dn", "b", "proven_b", "disproven_b", "rep", "rep_b", "work",
-        "bkey", "ph", "du", "dh", "dl", "p_exact", "d_exact", "listed",
+        "bkey", "ph", "du", "dh", "dl", "p_exact", "d_exact", "listed", "p_epoch",
     )
 
     def __init__(self) -> None:
@@ -124,6 +145,7 @@ class Entry:
         self.p_exact = True
         self.d_exact = True
         self.listed = False
+        self.p_epoch = 0  # the epoch the proof was found in (see the module doc)
 
 
 class HandTable:
@@ -138,6 +160,37 @@ class HandTable:
         self.dominance = dominance
         self.ops = HandOps(pos.t.nkinds)
         self.dominance_hits = 0
+        #: the current epoch: proofs stored now carry it
+        self.epoch = 0
+        #: proofs of an older epoch are not used (see the module doc)
+        self.floor = 0
+        #: the epoch each anchor on the line started, innermost last
+        self.anchors: list[int] = []
+        #: the epoch of the last garbage collection: older proofs may rest on dropped ones
+        self.collected = 0
+
+    # --- anchors ----------------------------------------------------------------
+
+    def push_anchor(self) -> None:
+        """A position was put on the line without being searched: start an epoch."""
+        self.epoch += 1
+        self.anchors.append(self.epoch)
+        self.floor = self.epoch
+
+    def pop_anchor(self) -> None:
+        """The innermost anchor left the line: the proofs found since the one
+        before it are good again, and so are those found meanwhile."""
+        self.anchors.pop()
+        self.floor = max(self.anchors[-1] if self.anchors else 0, self.collected)
+
+    def trusted(self, e: Entry) -> bool:
+        """Is the entry's proof (if any) usable on the current line?"""
+        return e.p_epoch >= self.floor
+
+    def proof_length(self, h: int) -> int:
+        """The proven bound of a position's own entry, if usable here; NOT_PROVEN otherwise."""
+        e = self.entries.get(h)
+        return e.proven_b if e is not None and e.p_epoch >= self.floor else NOT_PROVEN
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -166,8 +219,9 @@ class HandTable:
         ``entry`` the entry whose proof or disproof was used (for its hands).
         """
         e = self.entries.get(h)
+        floor = self.floor
         if e is not None:
-            if e.proven_b <= b:
+            if e.proven_b <= b and e.p_epoch >= floor:
                 return 0, INF, e.proven_b, None, e
             if e.disproven_b >= b:
                 return INF, 0, e.disproven_b, None, e
@@ -182,8 +236,10 @@ class HandTable:
             lst = self.by_board.get(bkey)
             if lst is not None:
                 ge = self.ops.ge
+                anchored = bool(self.anchors)
                 for o in lst:
-                    if o.proven_b <= b and not o.p_exact and ge(a, o.ph) and ge(o.du, d):
+                    if (o.proven_b <= b and not o.p_exact and not anchored and o.p_epoch >= floor
+                            and ge(a, o.ph) and ge(o.du, d)):
                         self.dominance_hits += 1
                         return 0, INF, o.proven_b, None, o
                     if o.disproven_b >= b and not o.d_exact and ge(o.dh, a) and ge(d, o.dl):
@@ -206,7 +262,15 @@ class HandTable:
         e.bkey = bkey
         lst = self.by_board.setdefault(bkey, [])
         if len(lst) >= self.PER_BOARD:
-            lst.pop(0).listed = False
+            # Make room by forgetting the oldest disproof: a proof other
+            # proofs may have used must stay findable (see the module doc).
+            # A board full of proofs lists no more.
+            for i, o in enumerate(lst):
+                if o.proven_b == NOT_PROVEN:
+                    lst.pop(i).listed = False
+                    break
+            else:
+                return
         lst.append(e)
         e.listed = True
 
@@ -214,11 +278,13 @@ class HandTable:
         self, h: int, bkey: int, length: int, work: int, ph: int, du: int, exact: bool
     ) -> None:
         e = self._entry(h)
-        if length < e.proven_b:
+        # A proof from an older epoch may not hold here: the new one replaces it.
+        if length < e.proven_b or e.p_epoch < self.floor:
             e.proven_b = length
             e.ph = ph
             e.du = du
             e.p_exact = exact
+            e.p_epoch = self.epoch
         e.work += work
         if not exact:
             self._list(e, bkey)
@@ -258,6 +324,11 @@ class HandTable:
         works = sorted(e.work for e in self.entries.values())
         cut = works[len(works) - keep]
         self.entries = {h: e for h, e in self.entries.items() if e.work > cut}
+        # A proof kept may rest on one just dropped, which a later expansion
+        # would no longer find: distrust every proof found before now.
+        self.epoch += 1
+        self.collected = self.epoch
+        self.floor = self.epoch
         live = set(map(id, self.entries.values()))
         for bkey in list(self.by_board):
             lst = [e for e in self.by_board[bkey] if id(e) in live]

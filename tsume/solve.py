@@ -116,8 +116,10 @@ class _Extractor:
         self.attacker = engine.attacker
         # Lines already read off, by (position hash, value): random problems
         # have many equal mates, whose subtrees transpose.  An entry is kept
-        # only if no search under it rested on a repetition of the line.
-        self.memo: dict[tuple[int, int, bool], tuple[list[int], int, frozenset[int]]] = {}
+        # only if no search under it rested on a repetition of the line; it
+        # was read with the proofs of one table epoch, and is used under the
+        # same rule as they are (tsume.hands).
+        self.memo: dict[tuple[int, int, bool], tuple[list[int], int, frozenset[int], int]] = {}
         self.path_dependent = False
 
     def _search(self, b: int) -> bool:
@@ -131,11 +133,13 @@ class _Extractor:
         """``read(b)`` through the memo; a stored line is reused only while none
         of its positions is on the current line."""
         key = (self.pos.hash, b, attacker)
+        table = self.engine.table
         hit = self.memo.get(key)
-        if hit is not None and hit[2].isdisjoint(self.engine.path):
+        if hit is not None and hit[3] >= table.floor and hit[2].isdisjoint(self.engine.path):
             return hit[0], hit[1]
         outer = self.path_dependent
         self.path_dependent = False
+        epoch = table.epoch
         moves, left = read(b)
         if not self.path_dependent:
             p = self.pos
@@ -145,17 +149,17 @@ class _Extractor:
                 seen.append(p.hash)
             for _ in moves:
                 p.pop()
-            self.memo[key] = (moves, left, frozenset(seen))
+            self.memo[key] = (moves, left, frozenset(seen), epoch)
         self.path_dependent |= outer
         return moves, left
 
     def _enter(self) -> int:
         h = self.pos.hash
-        self.engine.path[h] = 1
+        self.engine.anchor(h)
         return h
 
     def _leave(self, h: int) -> None:
-        del self.engine.path[h]
+        self.engine.release(h)
 
     def shortest(self, upto: int) -> int | None:
         """Smallest odd b <= upto the current (attacker) position mates within."""
@@ -362,8 +366,7 @@ def solve(
 
 def _proof_length(engine: DfPn, bound: int) -> int:
     """A proven (maybe not shortest) length for the current position, after a proof within ``bound``."""
-    entry = engine.table.entries.get(engine.pos.hash)
-    return entry.proven_b if entry is not None and entry.proven_b <= bound else bound
+    return min(engine.table.proof_length(engine.pos.hash), bound)
 
 
 def main_line(engine: DfPn, bound: int) -> tuple[int, list[int]]:
@@ -399,7 +402,7 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
                     leftover, _ = _hand_after(pos, line, ex.attacker)
                     pos.pop()
                     out.append(Variation(ply, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
-            ex.engine.path[pos.hash] = 1
+            ex.engine.anchor(pos.hash)
             pushed.append(pos.hash)
             pos.push(m)
         # At the mate itself the defender may still have interpositions: all
@@ -407,10 +410,9 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
         for d, _useless, _value, _line, _left in ex.defender_choices(0):
             out.append(Variation(len(moves), pos.move_str(d), pos.move_readable(d), True, None, None))
     finally:
-        for _ in pushed:
+        while pushed:
             pos.pop()
-        for h in pushed:
-            ex.engine.path.pop(h, None)
+            ex.engine.release(pushed.pop())
     return out
 
 
@@ -422,19 +424,18 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
     for m in sorted(pos.checks()):
         name = pos.move_str(m)
         pos.push(m)
-        engine.path[root] = 1
+        engine.anchor(root)
         try:
             status = engine._solve(bound - 1 if bound < INF else INF)
             entry: dict[str, Any] = {"move": name, "status": NOMATE, "length": None}
             if status == PROVEN:
-                e = engine.table.entries.get(pos.hash)
-                upper = e.proven_b if e is not None and e.proven_b < bound else bound - 1
+                upper = min(engine.table.proof_length(pos.hash), bound - 1)
                 for v in range(0, upper + 1, 2):
                     if engine._solve(v) == PROVEN:
                         entry = {"move": name, "status": MATE, "length": v + 1}
                         break
             out.append(entry)
         finally:
-            del engine.path[root]
+            engine.release(root)
             pos.pop()
     return out

@@ -195,13 +195,13 @@ class _Prover:
     # the line ------------------------------------------------------------------
 
     def push(self, m: int) -> None:
-        self.engine.path[self.pos.hash] = 1
+        self.engine.anchor(self.pos.hash)
         self.pushed.append(self.pos.hash)
         self.pos.push(m)
 
     def pop(self) -> None:
         self.pos.pop()
-        self.engine.path.pop(self.pushed.pop(), None)
+        self.engine.release(self.pushed.pop())
 
     def rewind(self) -> None:
         while self.pushed:
@@ -216,8 +216,7 @@ class _Prover:
         engine = self.engine
         if engine._solve(INF) != PROVEN:
             return None
-        entry = engine.table.entries.get(self.pos.hash)
-        upper = entry.proven_b if entry is not None else INF
+        upper = min(engine.table.proof_length(self.pos.hash), INF)
         for v in range(1 if self.pos.turn == self.attacker else 0, upper + 1, 2):
             if engine._solve(v) == PROVEN:
                 return v
