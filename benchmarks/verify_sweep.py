@@ -1,15 +1,21 @@
-"""A wider random cross-check of verify() against the exhaustive reference.
+"""A wide random cross-check of verify() against the exhaustive reference.
 
-For random mates up to ``bound`` plies, every attacker alternative that
-verify() reports at every attacker turn of the main line (with the earlier
-positions of the line on the repetition path) is solved again by the
-reference solver: a mate of at most ``--cap`` plies must have the same length,
-anything else must have none within the cap.  Alternatives that verify() left
-``unknown`` (its node limit) and reference searches over ``--budget`` are
-skipped and counted.  Prints each disagreement, then one line of counts; exit
-status 1 if any.
+Random positions are solved with ``--bound``; those that mate in
+``--min-length`` to ``--bound`` plies are verified, and every attacker
+alternative that verify() values at every attacker turn of the main line
+(with the earlier positions of the line on the repetition path, as the
+conventions say) is solved again by the reference solver: a mate of at most
+``--cap`` plies must have the same length in the reference, anything else must
+have no mate within ``--refute-cap`` plies (refuting every check exhaustively
+costs far more than finding a mate).  An exception out of verify() is an internal error.  Alternatives
+that verify() left ``unknown`` (its node limit) and reference searches over
+``--budget`` nodes are skipped and counted.  Prints each disagreement and
+internal error, then one line of counts per variant; exit status 1 if any.
 
-    .venv/bin/python benchmarks/verify_sweep.py ito --seeds 600000 --count 300
+    .venv/bin/python benchmarks/verify_sweep.py ito rutherford --seeds 700000 --count 20000 --workers 2
+
+Seeds are split into chunks run by a process pool (``--workers``); the result
+does not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -18,6 +24,9 @@ import argparse
 import random
 import sys
 import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tsume.conventions import tsume_position
@@ -29,68 +38,129 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from budgeted_reference import BudgetedReferenceSolver, OverBudget  # noqa: E402
 
 
+@dataclass
+class Tally:
+    seeds: int = 0
+    problems: int = 0          # mates of min_length..bound plies verified
+    by_length: dict[int, int] = field(default_factory=dict)
+    alternatives: int = 0      # compared with the reference
+    unknown: int = 0           # left unknown by verify()'s node limit
+    over: int = 0              # over the reference's budget
+    bad: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    cpu: float = 0.0
+
+    def add(self, other: "Tally") -> None:
+        for name in ("seeds", "problems", "alternatives", "unknown", "over"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for n, c in other.by_length.items():
+            self.by_length[n] = self.by_length.get(n, 0) + c
+        self.bad += other.bad
+        self.errors += other.errors
+        self.cpu += other.cpu
+
+
 def reference_length(pos, prefix: list[int], move: int, cap: int) -> int | None:
-    """The reference's shortest mate after ``prefix`` and ``move`` (None within ``cap``)."""
+    """The reference's shortest mate after ``prefix`` and ``move`` (None within ``cap``),
+    every earlier position of the line on its repetition path."""
     solver = BudgetedReferenceSolver(pos)
     p = solver.pos
-    for m in prefix:
+    for m in prefix + [move]:
         solver.path.add(p.key())
         p.push(m)
-    solver.path.add(p.key())
-    p.push(move)
     return next((1 + v for v in range(0, cap, 2) if solver.defended(v)[0]), None)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("variant", choices=["ito", "rutherford"])
-    ap.add_argument("--seeds", type=int, default=0, metavar="FIRST")
-    ap.add_argument("--count", type=int, default=100)
-    ap.add_argument("--bound", type=int, default=7, help="problems: mates up to this length (default 7)")
-    ap.add_argument("--cap", type=int, default=7, help="reference search depth for alternatives (default 7)")
-    ap.add_argument("--nodes", type=int, default=60_000, help="verify() node limit (default 60000)")
-    ap.add_argument("--budget", type=int, default=60_000, help="reference nodes per alternative (default 60000)")
-    args = ap.parse_args()
+def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
     BudgetedReferenceSolver.budget = args.budget
-    problems = alternatives = unknown = over = bad = 0
+    tally = Tally()
     started = time.process_time()
-    for seed in range(args.seeds, args.seeds + args.count):
-        raw = random_tsume(random.Random(seed), args.variant, attacker_hand=(0, 2), attacker_men=(2, 4), spread=3)
+    for seed in seeds:
+        tally.seeds += 1
+        raw = random_tsume(random.Random(seed), variant, attacker_hand=(0, 2), attacker_men=(2, 4), spread=3)
         dh = "none" if seed % 2 == 0 else None
-        s = solve(raw, variant=args.variant, max_length=args.bound, defender_hand=dh, node_limit=50_000)
-        if s.status != "mate":
+        where = f"{variant} seed {seed} {raw.fen()!r} defender {dh}"
+        s = solve(raw, variant=variant, max_length=args.bound, defender_hand=dh, node_limit=args.solve_nodes,
+                  variations=False)
+        if s.status != "mate" or s.length < args.min_length:
             continue
-        r = verify(raw, variant=args.variant, defender_hand=dh, node_limit=args.nodes)
-        problems += 1
-        pos = tsume_position(raw, args.variant, defender_hand=dh)
+        try:
+            r = verify(raw, variant=variant, defender_hand=dh, node_limit=args.nodes)
+        except Exception as exc:  # the point of the sweep: none may escape
+            tally.errors.append(f"ERROR {where}: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+            continue
+        tally.problems += 1
+        tally.by_length[s.length] = tally.by_length.get(s.length, 0) + 1
+        pos = tsume_position(raw, variant, defender_hand=dh)
         line = []
         q = pos.copy()
-        for text in s.mainline:
+        for text in r.mainline:
             line.append(q.parse_move(text))
             q.push(line[-1])
         for a in r.alternatives:
             if a.status == "unknown":
-                unknown += 1
+                tally.unknown += 1
                 continue
             q = pos.copy()
             for m in line[: a.ply]:
                 q.push(m)
+            # A claimed mate is searched for up to its own length (cheap: the
+            # reference's attacker finds it); a claimed no-mate is refuted up to
+            # the smaller --refute-cap (an exhaustive search of every check).
+            claimed = a.length if a.status == "mate" and a.length <= args.cap else None
+            cap = claimed if claimed is not None else args.refute_cap
             try:
-                ref = reference_length(pos, line[: a.ply], q.parse_move(a.move), args.cap)
+                ref = reference_length(pos, line[: a.ply], q.parse_move(a.move), cap)
             except OverBudget:
-                over += 1
+                tally.over += 1
                 continue
-            alternatives += 1
-            expected = a.length if a.status == "mate" and a.length <= args.cap else None
-            if ref != expected:
-                bad += 1
-                print(f"DISAGREE {args.variant} seed {seed} {raw.fen()!r} defender {dh}: ply {a.ply} {a.move}: "
-                      f"verify {a.status} {a.length}, reference {ref}", flush=True)
-    print(f"{args.variant} seeds {args.seeds}-{args.seeds + args.count - 1}, mates up to {args.bound}: "
-          f"{problems} verified, {alternatives} alternatives compared, {bad} disagreeing; skipped "
-          f"{unknown} unknown in verify, {over} over the reference budget; "
-          f"{time.process_time() - started:.0f} s CPU")
-    return 1 if bad else 0
+            tally.alternatives += 1
+            if ref != claimed:
+                tally.bad.append(f"DISAGREE {where}: ply {a.ply} {a.move}: verify {a.status} {a.length}, reference {ref}")
+    tally.cpu = time.process_time() - started
+    return tally
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("variants", nargs="+", choices=["ito", "rutherford"])
+    ap.add_argument("--seeds", type=int, default=0, metavar="FIRST", help="first seed (default 0)")
+    ap.add_argument("--count", type=int, default=100, help="seeds per variant (default 100)")
+    ap.add_argument("--min-length", type=int, default=5, help="shortest mate verified (default 5)")
+    ap.add_argument("--bound", type=int, default=15, help="longest mate verified (default 15)")
+    ap.add_argument("--cap", type=int, default=15,
+                    help="a claimed mate of at most this many plies must have the same length (default 15)")
+    ap.add_argument("--refute-cap", type=int, default=9,
+                    help="other alternatives: the reference must find no mate within this many plies (default 9)")
+    ap.add_argument("--nodes", type=int, default=200_000, help="verify() node limit (default 200000)")
+    ap.add_argument("--solve-nodes", type=int, default=50_000, help="node limit of the first solve (default 50000)")
+    ap.add_argument("--budget", type=int, default=100_000, help="reference nodes per alternative (default 100000)")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--chunk", type=int, default=50, help="seeds per task (default 50)")
+    args = ap.parse_args()
+    if args.refute_cap > args.cap:
+        ap.error("--refute-cap may not exceed --cap")
+    import tsume
+
+    print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
+    failed = False
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for variant in args.variants:
+            chunks = [range(a, min(a + args.chunk, args.seeds + args.count))
+                      for a in range(args.seeds, args.seeds + args.count, args.chunk)]
+            total = Tally()
+            for part in pool.map(sweep, [variant] * len(chunks), chunks, [args] * len(chunks)):
+                total.add(part)
+                for line in part.bad + part.errors:
+                    print(line, flush=True)
+            lengths = " ".join(f"{n}:{c}" for n, c in sorted(total.by_length.items()))
+            print(f"{variant} seeds {args.seeds}-{args.seeds + args.count - 1}: {total.problems} mates of "
+                  f"{args.min_length}-{args.bound} plies verified (by length {lengths}), {len(total.errors)} internal "
+                  f"errors, {total.alternatives} alternatives compared (mates up to {args.cap}, refuted up to {args.refute_cap}), {len(total.bad)} disagreeing; "
+                  f"skipped {total.unknown} unknown in verify, {total.over} over the reference budget; "
+                  f"{total.cpu:.0f} s CPU", flush=True)
+            failed |= bool(total.bad or total.errors)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

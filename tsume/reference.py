@@ -17,7 +17,12 @@ implements the conventions of docs/solver.md directly:
   attacker takes the shortest then the most pieces left, the defender the
   longest then the fewest.
 
-Results are memoised only when they did not depend on the current line.
+Results are memoised only when they did not depend on the current line, and
+per position across bounds: a mate within ``b`` is a mate within any larger
+bound, and no mate within ``b`` means none within any smaller one (the
+attacker keeps the same strategy; the useless-interposition test only gets
+more room to find R), so the memo keeps, per position, the smallest bound
+known to mate and the largest known not to.
 """
 
 from __future__ import annotations
@@ -48,8 +53,23 @@ class ReferenceSolver:
         self.pos = pos.copy()
         self.attacker = self.pos.turn
         self.path: set[tuple] = set()
-        self.memo: dict[tuple, bool] = {}
+        # position key -> smallest bound it is known to mate within / largest it is known not to
+        self.mates_within: dict[tuple, int] = {}
+        self.no_mate_within: dict[tuple, int] = {}
         self.nodes = 0
+
+    def _memo(self, key: tuple, b: int) -> bool | None:
+        if self.mates_within.get(key, b + 1) <= b:
+            return True
+        if self.no_mate_within.get(key, -1) >= b:
+            return False
+        return None
+
+    def _remember(self, key: tuple, b: int, result: bool) -> None:
+        if result:
+            self.mates_within[key] = min(b, self.mates_within.get(key, b))
+        else:
+            self.no_mate_within[key] = max(b, self.no_mate_within.get(key, b))
 
     # --- mate within b ---------------------------------------------------
 
@@ -61,9 +81,9 @@ class ReferenceSolver:
             return False, True
         if b < 1:
             return False, False
-        memo_key = (key, b)
-        if memo_key in self.memo:
-            return self.memo[memo_key], False
+        known = self._memo(key, b)
+        if known is not None:
+            return known, False
         self.nodes += 1
         self.path.add(key)
         dependent = False
@@ -78,7 +98,7 @@ class ReferenceSolver:
             dependent |= dep
         self.path.discard(key)
         if not dependent:
-            self.memo[memo_key] = result
+            self._remember(key, b, result)
         return result, dependent
 
     def defended(self, b: int) -> tuple[bool, bool]:
@@ -87,9 +107,9 @@ class ReferenceSolver:
         key = pos.key()
         if key in self.path:
             return False, True
-        memo_key = (key, -1 - b)
-        if memo_key in self.memo:
-            return self.memo[memo_key], False
+        known = self._memo(key, b)
+        if known is not None:
+            return known, False
         self.nodes += 1
         moves = pos.evasions()
         if not moves:
@@ -122,7 +142,7 @@ class ReferenceSolver:
                     break
         self.path.discard(key)
         if not dependent:
-            self.memo[memo_key] = result
+            self._remember(key, b, result)
         return result, dependent
 
     def best_other(self, b: int) -> tuple[int | None, bool]:
