@@ -99,6 +99,9 @@ class DfPn:
         # table epoch they were found in and are used under the same rule.
         self.useless_cache: dict[tuple[int, int], tuple[bool, int]] = {}
         self.r_cache: dict[int, tuple[int, int]] = {}
+        # Anchors on the line, innermost last: exact (True) or not (see anchor()).
+        self._anchor_kinds: list[bool] = []
+        self.exact_anchors: set[int] = set()
         # _tick runs when nodes reaches this: every 1024 nodes, and exactly at the node limit.
         self._next_tick = self._tick_after(0)
 
@@ -111,17 +114,31 @@ class DfPn:
         except SearchLimit:
             return UNKNOWN
 
-    def anchor(self, h: int) -> None:
+    def anchor(self, h: int, exact: bool = False) -> None:
         """Put the position with hash ``h`` on the line without searching it
         (a caller walking a line).  Repetitions of it then fail for the
-        attacker, and no proof found while it was off the line is used."""
+        attacker, and no proof found while it was off the line is used.
+
+        ``exact``: the caller knows the position's value on this line (its
+        shortest mate, or its longest defence) and asks below it only
+        questions whose bounds are that value less the plies between.  A
+        stored proof passing through the position would then prove it in
+        fewer plies than its value, which cannot be: older proofs stay usable
+        (tsume.hands), which keeps reading lines off cheap."""
         self.path[h] = 1
-        self.table.push_anchor()
+        self._anchor_kinds.append(exact)
+        if exact:
+            self.exact_anchors.add(h)
+        else:
+            self.table.push_anchor()
 
     def release(self, h: int) -> None:
         """Take the innermost anchor, ``h``, off the line again."""
         del self.path[h]
-        self.table.pop_anchor()
+        if self._anchor_kinds.pop():
+            self.exact_anchors.discard(h)
+        else:
+            self.table.pop_anchor()
 
     def stats(self) -> dict:
         secs = time.perf_counter() - self.started
@@ -244,8 +261,14 @@ class DfPn:
             # useless interposition needs; skipping the test there also keeps
             # unbounded searches from nesting unbounded useless tests.
             if v[1] == 0 and kid[2] and cb < UNBOUNDED:
-                if self._useless(kid[0], kid[2], b):
-                    return 0, INF, -1, None, None
+                useless, on_line = self._useless(kid[0], kid[2], b)
+                # A verdict that rested on repetitions of the line (in R or
+                # the test positions) holds only on this line, and so does
+                # what follows from it: the proof or the disproof.
+                if useless:
+                    return 0, INF, -1, tuple(path) if on_line else None, None
+                if on_line:
+                    return INF, 0, v[2], tuple(path), None
             if heuristic and v[4] is None and v[0] == 1 and v[1] == 1 and not table.known(kh):
                 return kid[9], kid[10], 0, None, None
             return v
@@ -273,6 +296,7 @@ class DfPn:
                     proof_len = NOT_PROVEN
                     proof_entry = None
                     proof_kid = -1
+                    proof_rep: tuple | None = None
                     dis_b = INF
                     rep: set[int] | None = None
                     dh = ops.full
@@ -288,10 +312,11 @@ class DfPn:
                         elif cpn < pn2:
                             pn2 = cpn
                         dn_sum += cdn
-                        if cpn == 0 and cx < proof_len:
+                        if cpn == 0 and (cx < proof_len or cx == proof_len and proof_rep is not None):
                             proof_len = cx
                             proof_entry = ce
                             proof_kid = i
+                            proof_rep = crep
                         if cdn == 0 and pn1 == INF:
                             # A repetition disproof has a bound too (its rep_b):
                             # once the repetition of this very node is dropped
@@ -314,6 +339,9 @@ class DfPn:
                     n_pn = pn1
                     n_dn = dn_sum if dn_sum < INF else INF
                     if n_pn == 0:
+                        if self._store_line_proof(h, proof_len + 1, proof_rep, start_nodes):
+                            result = (0, INF)
+                            break
                         kid = kids[proof_kid]
                         ph: int | None
                         if proof_entry is None or proof_entry.p_exact:
@@ -355,6 +383,7 @@ class DfPn:
                     ph = 0
                     du = ops.full
                     disproved = None
+                    line_rep: set[int] | None = None
                     for i, kid in enumerate(kids):
                         cpn, cdn, cx, crep, ce = vals[i]
                         if cx == -1:
@@ -374,6 +403,8 @@ class DfPn:
                         elif cdn < dn2:
                             dn2 = cdn
                         if cpn == 0:
+                            if crep is not None:
+                                line_rep = set(crep) if line_rep is None else line_rep | set(crep)
                             if cx > max_len:
                                 max_len = cx
                             if ce is None or ce.p_exact:
@@ -404,6 +435,11 @@ class DfPn:
                                 # then be illegal.
                                 bool(pos.kings[attacker])
                                 and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid[0] & 127))
+                            ) or (
+                                # An interposition found effective (not useless):
+                                # with other hands R and the test positions change,
+                                # and it may be useless there.
+                                kid[2] != 0
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
@@ -417,6 +453,9 @@ class DfPn:
                     n_dn = dn1
                     if n_pn == 0:
                         plen = max_len + 1 if max_len >= 0 else 0
+                        if self._store_line_proof(h, b if used_useless else plen, line_rep, start_nodes):
+                            result = (0, INF)
+                            break
                         if not p_exact and pos.interposition_squares():
                             # KomoringHeights' correction: a kind the defender
                             # lacks could have been interposed.
@@ -446,6 +485,19 @@ class DfPn:
         finally:
             del path[h]
         return result
+
+    def _store_line_proof(self, h: int, length: int, rep: "tuple | set | None", start_nodes: int) -> bool:
+        """Store a proof that rests on the line, if it does (``rep``, this
+        node's own position aside: it is on the line wherever the node is
+        searched).  False if the proof holds on any line."""
+        if not rep:
+            return False
+        rest = set(rep)
+        rest.discard(h)
+        if not rest:
+            return False
+        self.table.store_line_proof(h, length, frozenset(rest), self.nodes - start_nodes)
+        return True
 
     # --- children and hands --------------------------------------------------------
 
@@ -538,25 +590,31 @@ class DfPn:
                 dh = ops.put(dh, ki, 0)
         return dh
 
-    def _useless(self, d: int, checker: int, b: int) -> bool | None:
-        """Is the interposition ``d`` (defender to move here) useless?
+    def _useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
+        """Is the interposition ``d`` (defender to move here) useless?  And does
+        that answer rest on the current line?
 
         Useless: the checker's capture with the piece handed back leaves a
         position mated within R, the value of the defender's best defence that
         is not an interposition (0 if none), and the real position after ``d``
-        is mated within R + 1.  ``b`` only bounds the search for R.  None when
-        the answer depends on the current line or on a larger ``b``.
+        is mated within R + 1.  ``b`` only bounds the search for R (not useless
+        when a defence escapes within it).  Repetitions of the line count in
+        these searches, so the verdict may hold only on this line (second
+        item): it is then not cached.
         """
         pos = self.pos
-        key = (pos.hash, d)
+        h = pos.hash
+        key = (h, d)
         table = self.table
         cached = self.useless_cache.get(key)
         if cached is not None and cached[1] >= table.floor:
-            return cached[0]
+            return cached[0], False
         epoch = table.epoch
         r, dependent = self._best_other(b)
         if r is None:
-            return None
+            # A defence that is not an interposition escapes within b: the
+            # verdict does not matter here (and would need a larger b).
+            return False, dependent
         to = d >> 7 & 127
         verdict = False
         pos.push(d)
@@ -565,16 +623,25 @@ class DfPn:
                 status, dep = self._nested(back, r)
                 dependent |= dep
                 if status == PROVEN:
-                    status2, dep2 = self._nested(None, r + 1)
+                    # The one question above an exact anchor's value: asked
+                    # here, at it, a proof passing through it could be found
+                    # (anchor()), so proofs found off the line are not used.
+                    strict = h in self.exact_anchors
+                    if strict:
+                        table.push_anchor()
+                    try:
+                        status2, dep2 = self._nested(None, r + 1)
+                    finally:
+                        if strict:
+                            table.pop_anchor()
                     dependent |= dep2
                     verdict = status2 == PROVEN
                     break
         finally:
             pos.pop()
-        if dependent and not verdict:
-            return None
-        self.useless_cache[key] = (verdict, epoch)
-        return verdict
+        if not dependent:
+            self.useless_cache[key] = (verdict, epoch)
+        return verdict, dependent
 
     def _best_other(self, b: int) -> tuple[int | None, bool]:
         """R for the defender to move here: the longest value of its defences that
@@ -603,7 +670,7 @@ class DfPn:
                     dependent |= dep
                     if status != PROVEN:
                         return None, dependent
-                    upper = min(b - 1, table.proof_length(pos.hash))
+                    upper = min(b - 1, table.proof_length(pos.hash, self.path))
                     for v in range(1, upper + 1, 2):
                         status, dep = self._nested(None, v)
                         dependent |= dep
@@ -628,7 +695,6 @@ class DfPn:
             self.pos = other
         try:
             status = self._solve(b)
-            dep = status == DISPROVEN and self.table.is_rep_disproof(self.pos, b, self.path)
-            return status, dep
+            return status, self.table.rests_on_line(self.pos.hash, b, self.path, status == PROVEN)
         finally:
             self.pos = saved

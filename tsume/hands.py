@@ -10,6 +10,10 @@ move).  Each holds:
 * ``rep``/``rep_b`` -- a disproof at bound ``rep_b`` that rests on
   repetitions: the set of positions of the line it relied on.  It is trusted
   only while every one of them is on the current line;
+* ``lp_b``/``lp_rep`` -- a proof that rests on the line: the useless-
+  interposition rule judged an interposition with repetitions of the line
+  counting (in the value R or the test positions), and on another line the
+  count may differ.  It holds only while all of ``lp_rep`` is on the line;
 * ``pn``/``dn`` for the bound ``b`` they were computed at, and ``work`` (nodes
   spent below it): garbage collection keeps the entries with the most work.
 
@@ -31,8 +35,11 @@ line in two ways.  The search itself expands them: a proof stored below an
 expanded position can never pass through it (the lookup there sees the
 repetition), and a proof stored earlier that passes through it would have
 proven it before it was expanded.  Or a caller puts them there without a
-search -- the line read off so far, the main line the verifier walks: these
-are *anchors* (:meth:`HandTable.push_anchor`).  Every proof records the
+search -- the main line the verifier walks, the root whose first moves are
+valued: these are *anchors* (:meth:`HandTable.push_anchor`).  (A line read off
+a node of known value needs none: a proof passing through one of its
+positions would prove it faster than its value; see ``DfPn.anchor``.)
+Every proof records the
 *epoch* it was found in; each anchor starts a new epoch, and a proof is used
 only if it was found since the newest anchor still on the line
 (:attr:`HandTable.floor`), so it was found with every anchor on the line and
@@ -126,6 +133,7 @@ class Entry:
     __slots__ = (
         "pn", "dn", "b", "proven_b", "disproven_b", "rep", "rep_b", "work",
         "bkey", "ph", "du", "dh", "dl", "p_exact", "d_exact", "listed", "p_epoch",
+        "lp_b", "lp_rep", "lp_epoch",
     )
 
     def __init__(self) -> None:
@@ -146,6 +154,9 @@ class Entry:
         self.d_exact = True
         self.listed = False
         self.p_epoch = 0  # the epoch the proof was found in (see the module doc)
+        self.lp_b = NOT_PROVEN  # a proof that rests on the line (lp_rep), and its epoch
+        self.lp_rep: frozenset[int] | None = None
+        self.lp_epoch = 0
 
 
 class HandTable:
@@ -187,10 +198,35 @@ class HandTable:
         """Is the entry's proof (if any) usable on the current line?"""
         return e.p_epoch >= self.floor
 
-    def proof_length(self, h: int) -> int:
-        """The proven bound of a position's own entry, if usable here; NOT_PROVEN otherwise."""
+    def proof_length(self, h: int, path: dict[int, int]) -> int:
+        """The proven bound of a position's own entry, if usable on this line; NOT_PROVEN otherwise."""
         e = self.entries.get(h)
-        return e.proven_b if e is not None and e.p_epoch >= self.floor else NOT_PROVEN
+        if e is None:
+            return NOT_PROVEN
+        best = e.proven_b if e.p_epoch >= self.floor else NOT_PROVEN
+        if e.lp_b < best and self._line_proof_holds(e, path):
+            best = e.lp_b
+        return best
+
+    def _line_proof_holds(self, e: Entry, path: dict[int, int]) -> bool:
+        rep = e.lp_rep
+        if rep is None or e.lp_epoch < self.floor:
+            return False
+        for k in rep:
+            if k not in path:
+                return False
+        return True
+
+    def rests_on_line(self, h: int, b: int, path: dict[int, int], proven: bool) -> bool:
+        """Does the search's answer for this position at ``b`` (a proof if
+        ``proven``, else a disproof) hold only on the current line?  Answers
+        not found in the position's own entry count as resting on it."""
+        e = self.entries.get(h)
+        if e is None:
+            return not proven  # a proof for other hands is never one that rests on the line
+        if proven:
+            return not (e.proven_b <= b and e.p_epoch >= self.floor) and e.lp_b <= b and self._line_proof_holds(e, path)
+        return e.disproven_b < b
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -223,6 +259,8 @@ class HandTable:
         if e is not None:
             if e.proven_b <= b and e.p_epoch >= floor:
                 return 0, INF, e.proven_b, None, e
+            if e.lp_b <= b and self._line_proof_holds(e, path):
+                return 0, INF, e.lp_b, tuple(e.lp_rep or ()), e
             if e.disproven_b >= b:
                 return INF, 0, e.disproven_b, None, e
             rep = e.rep
@@ -248,11 +286,6 @@ class HandTable:
         if e is not None and e.b == b:
             return e.pn, e.dn, 0, None, None
         return 1, 1, 0, None, None
-
-    def is_rep_disproof(self, pos: Position, b: int, path: dict[int, int]) -> bool:
-        """Does the disproof of this position at ``b`` rest on the current line?"""
-        e = self.entries.get(pos.hash)
-        return e is None or e.disproven_b < b
 
     # --- store -----------------------------------------------------------------
 
@@ -288,6 +321,16 @@ class HandTable:
         e.work += work
         if not exact:
             self._list(e, bkey)
+
+    def store_line_proof(self, h: int, length: int, rep: frozenset[int], work: int) -> None:
+        """A proof that holds only while every position of ``rep`` is on the
+        line.  It replaces the entry's last such proof: it was just found for
+        the current line, which the search must see again."""
+        e = self._entry(h)
+        e.lp_b = length
+        e.lp_rep = rep
+        e.lp_epoch = self.epoch
+        e.work += work
 
     def store_disproof(
         self, h: int, bkey: int, bound: int, work: int, dh: int, dl: int, exact: bool

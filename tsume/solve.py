@@ -125,7 +125,7 @@ class _Extractor:
     def _search(self, b: int) -> bool:
         engine = self.engine
         status = engine._solve(b)
-        if status != PROVEN and engine.table.is_rep_disproof(self.pos, b, engine.path):
+        if engine.table.rests_on_line(self.pos.hash, b, engine.path, status == PROVEN):
             self.path_dependent = True
         return status == PROVEN
 
@@ -154,8 +154,10 @@ class _Extractor:
         return moves, left
 
     def _enter(self) -> int:
+        # Every line is read off a node whose value on this line is known
+        # exactly, with bounds below it taken from that value.
         h = self.pos.hash
-        self.engine.anchor(h)
+        self.engine.anchor(h, exact=True)
         return h
 
     def _leave(self, h: int) -> None:
@@ -200,7 +202,12 @@ class _Extractor:
             return False
         pos = self.pos
         checker = interposition_square(pos, d, ranged_checkers(pos) if ranged is None else ranged)
-        return bool(checker) and bool(engine._useless(d, checker, b))
+        if not checker:
+            return False
+        useless, on_line = engine._useless(d, checker, b)
+        if on_line:
+            self.path_dependent = True
+        return useless
 
     def _valued_defences(self, b: int) -> list[tuple[int, int | None]]:
         """Every defence here (the node already entered) with its shortest value,
@@ -366,7 +373,7 @@ def solve(
 
 def _proof_length(engine: DfPn, bound: int) -> int:
     """A proven (maybe not shortest) length for the current position, after a proof within ``bound``."""
-    return min(engine.table.proof_length(engine.pos.hash), bound)
+    return min(engine.table.proof_length(engine.pos.hash, engine.path), bound)
 
 
 def main_line(engine: DfPn, bound: int) -> tuple[int, list[int]]:
@@ -402,7 +409,7 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
                     leftover, _ = _hand_after(pos, line, ex.attacker)
                     pos.pop()
                     out.append(Variation(ply, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
-            ex.engine.anchor(pos.hash)
+            ex.engine.anchor(pos.hash, exact=True)  # a main-line position: its value is length - ply
             pushed.append(pos.hash)
             pos.push(m)
         # At the mate itself the defender may still have interpositions: all
@@ -429,7 +436,7 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
             status = engine._solve(bound - 1 if bound < INF else INF)
             entry: dict[str, Any] = {"move": name, "status": NOMATE, "length": None}
             if status == PROVEN:
-                upper = min(engine.table.proof_length(pos.hash), bound - 1)
+                upper = min(engine.table.proof_length(pos.hash, engine.path), bound - 1)
                 for v in range(0, upper + 1, 2):
                     if engine._solve(v) == PROVEN:
                         entry = {"move": name, "status": MATE, "length": v + 1}

@@ -216,7 +216,7 @@ class _Prover:
         engine = self.engine
         if engine._solve(INF) != PROVEN:
             return None
-        upper = min(engine.table.proof_length(self.pos.hash), INF)
+        upper = min(engine.table.proof_length(self.pos.hash, engine.path), INF)
         for v in range(1 if self.pos.turn == self.attacker else 0, upper + 1, 2):
             if engine._solve(v) == PROVEN:
                 return v

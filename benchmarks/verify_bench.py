@@ -1,0 +1,76 @@
+"""Verify every problem of one or more collections and print how long it takes.
+
+For each collection: the distribution of the verification time (median, 90th
+and 99th percentile, maximum; CPU seconds of this process) and of the df-pn
+nodes, how many problems took more than 1 s and more than 10 s, and how many a
+limit stopped (verdict ``unknown``).  ``--slowest N`` lists the slowest
+problems.  ``--save FILE`` writes one JSON line per problem, to compare runs.
+
+    .venv/bin/python benchmarks/verify_bench.py bench-ito bench-rutherford --time-limit 60 --slowest 10
+
+Collections are named as ``tsume verify`` names them (a path, or a bundled
+collection's name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import tsume
+from tsume.collection import load, locate
+from tsume.verify import verify
+
+
+def quantile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("collections", nargs="+")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per problem (default 60)")
+    ap.add_argument("--id", dest="ids", action="append", help="only this problem (repeatable)")
+    ap.add_argument("--slowest", type=int, default=5, help="list the N slowest problems (default 5)")
+    ap.add_argument("--save", metavar="FILE", help="one JSON line per problem")
+    args = ap.parse_args()
+    print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
+    out = open(args.save, "w") if args.save else None
+    for name in args.collections:
+        problems = load(locate(name))
+        if args.ids:
+            problems = [p for p in problems if p.id in args.ids]
+        rows = []
+        for pr in problems:
+            started = time.process_time()
+            report = verify(pr, time_limit=args.time_limit)
+            secs = time.process_time() - started
+            row = {"collection": name, "id": pr.id, "length": report.length, "verdict": report.verdict,
+                   "seconds": round(secs, 4), "nodes": report.stats["nodes"]}
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+        if not rows:
+            continue
+        secs = [r["seconds"] for r in rows]
+        nodes = [r["nodes"] for r in rows]
+        unknown = sum(r["verdict"] == "unknown" for r in rows)
+        print(f"{name}: {len(rows)} problems, CPU seconds median {statistics.median(secs):.3f}, "
+              f"p90 {quantile(secs, 0.9):.2f}, p99 {quantile(secs, 0.99):.2f}, max {max(secs):.2f}, "
+              f"total {sum(secs):.1f}; over 1 s: {sum(s > 1 for s in secs)}, over 10 s: {sum(s > 10 for s in secs)}; "
+              f"nodes median {statistics.median(nodes):,.0f}, max {max(nodes):,}; "
+              f"unknown (time limit {args.time_limit:g} s): {unknown}", flush=True)
+        for r in sorted(rows, key=lambda r: -r["seconds"])[: args.slowest]:
+            print(f"  {r['id']}: {r['seconds']:.2f} s, {r['nodes']:,} nodes, length {r['length']}, {r['verdict']}")
+    if out:
+        out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
