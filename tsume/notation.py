@@ -81,18 +81,20 @@ def is_ascii_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def ascii_int(text: str, what: str, where: str = "", error: type[TsumeError] = PositionError) -> int:
-    """The value of ``text``, a whole number written with 1..MAX_DIGITS ASCII digits.
+def ascii_int(
+    text: str, what: str, where: str = "", error: type[TsumeError] = PositionError, max_digits: int = MAX_DIGITS
+) -> int:
+    """The value of ``text``, a whole number written with 1..``max_digits`` ASCII digits.
 
     The one reader of every number a user types (board runs, hand counts, move
-    numbers, move squares, a collection's lengths).  Anything else raises
-    ``error`` with one line: ``"<where>: <what>: ..."``.
+    numbers, move squares, a collection's lengths, the command line's counts).
+    Anything else raises ``error`` with one line: ``"<where>: <what>: ..."``.
     """
     prefix = f"{where}: " if where else ""
     if not is_ascii_digits(text):
         raise error(f"{prefix}{what}: expected a whole number in the digits 0-9, got {quote(text)}{letter_o_hint(text)}")
-    if len(text) > MAX_DIGITS:
-        raise error(f"{prefix}{what} has {len(text):,} digits (at most {MAX_DIGITS})")
+    if len(text) > max_digits:
+        raise error(f"{prefix}{what} has {len(text):,} digits (at most {max_digits})")
     return int(text)
 
 
