@@ -29,6 +29,7 @@ BAD_LIMITS = [
     ("memory_limit_mb", math.nan, "memory_limit_mb"),  # ValueError inside DfPn
     ("memory_limit_mb", math.inf, "memory_limit_mb"),  # OverflowError inside DfPn
     ("memory_limit_mb", 0, "memory_limit_mb"),
+    ("memory_limit_mb", 1e308, "at most"),  # finite, but infinite once turned into table entries
     ("time_limit", math.nan, "time_limit"),  # read as "no limit"
     ("time_limit", math.inf, "time_limit"),
     ("time_limit", -1, "time_limit"),  # stopped at once and said "no mate"
@@ -43,6 +44,7 @@ BAD_LIMITS = [
     ("max_length", 0, "max_length"),  # said "no mate"
     ("max_length", -3, "max_length"),
     ("max_length", "9", "max_length"),
+    ("max_length", 2**63, "at most"),  # df-pn ran for ever
 ]
 
 
@@ -127,7 +129,8 @@ def test_verify_memory_limit_reaches_the_search():
     assert small.verdict == free.verdict and small.length == free.length
 
 
-@pytest.mark.parametrize("args", [("k30 b G", 1), (Position(), "2"), (Position(), -1), (Position(), True), (None, 1)])
+@pytest.mark.parametrize("args", [("k30 b G", 1), (Position(), "2"), (Position(), -1), (Position(), True), (None, 1),
+                                  (Position(), 31), (Position(), 10**400)])  # the last ran for ever
 def test_perft_and_divide(args):
     for fn in (perft, divide):
         with pytest.raises(ArgumentError) as info:

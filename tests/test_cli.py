@@ -451,3 +451,17 @@ def test_full_disk_is_one_line():
     assert proc.returncode == 74
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot write" in lines[0], proc.stderr
+
+
+def test_file_names_the_system_refuses_are_bad_input(tmp_path):
+    for args in (["show", "x" * 5000], ["show", "--file", "x" * 5000], ["verify", "--file", "x" * 5000]):
+        r = run(*args)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, (args[:2], r.stderr[:300])
+        assert len(r.stderr) < 400
+
+
+def test_a_file_name_with_spaces_is_a_file(tmp_path):
+    f = tmp_path / "my problems.tsume"
+    f.write_text(f"[only]\nposition: {MATE_1}\nlength: 1\n")
+    r = run("solve", "-q", "--json", str(f))
+    assert r.exit_code == 0 and json.loads(r.stdout)["length"] == 1

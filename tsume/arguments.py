@@ -44,7 +44,7 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _positive_finite(value: object, name: str, unit: str) -> float | None:
+def _positive_finite(value: object, name: str, unit: str, most: float = math.inf) -> float | None:
     if value is None:
         return None
     if not _is_number(value):
@@ -54,7 +54,9 @@ def _positive_finite(value: object, name: str, unit: str) -> float | None:
     except OverflowError:  # an int beyond any float
         raise ArgumentError(f"{name} is too large: {quote(value)}") from None
     if not math.isfinite(number) or number <= 0:
-        raise ArgumentError(f"{name} must be a positive finite number of {unit} (or None for no limit), not {quote(value)}")
+        raise ArgumentError(f"{name} must be a positive finite number of {unit}, not {quote(value)}")
+    if number > most:
+        raise ArgumentError(f"{name} must be at most {most:g} {unit}, not {quote(value)}")
     return number
 
 
@@ -63,19 +65,26 @@ def check_time_limit(value: object, name: str = "time_limit") -> float | None:
     return _positive_finite(value, name, "seconds")
 
 
+#: The largest memory bound taken, in megabytes (a petabyte: the bound is
+#: turned into a count of table entries, which must stay a finite number).
+MAX_MEMORY_MB = 1e9
+
+
 def check_memory_mb(value: object, name: str = "memory_limit_mb") -> float | None:
-    """A memory bound: None (no bound) or a positive finite number of megabytes."""
-    return _positive_finite(value, name, "megabytes")
+    """A memory bound: None (no bound) or a positive number of megabytes up to :data:`MAX_MEMORY_MB`."""
+    return _positive_finite(value, name, "megabytes", MAX_MEMORY_MB)
 
 
-def check_positive_int(value: object, name: str, what: str = "a whole number") -> int | None:
-    """None or an int >= 1 (a bool or a float is refused, not rounded)."""
+def check_positive_int(value: object, name: str, what: str = "a whole number", most: int | None = None) -> int | None:
+    """None or an int from 1 to ``most`` (a bool or a float is refused, not rounded)."""
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
         raise ArgumentError(f"{name} must be {what} (an int >= 1) or None, not {type(value).__name__} {quote(value)}")
     if value < 1:
         raise ArgumentError(f"{name} must be at least 1, not {quote(value)}")
+    if most is not None and value > most:
+        raise ArgumentError(f"{name} must be at most {most:,}, not {quote(value)}")
     return value
 
 
@@ -84,17 +93,28 @@ def check_node_limit(value: object, name: str = "node_limit") -> int | None:
     return check_positive_int(value, name, "a number of nodes")
 
 
+#: The longest length bound or stated length taken, in plies.  The longest
+#: known tsume are a few thousand plies; a bound near the search's own
+#: "unbounded" (2**39) is not a bound (2**63 made df-pn run for ever).
+MAX_LENGTH = 1_000_000
+
+
 def check_max_length(value: object, name: str = "max_length") -> int | None:
-    """A length bound in plies: None (no bound) or an int >= 1."""
-    return check_positive_int(value, name, "a number of plies")
+    """A length in plies (a bound or a stated length): None or an int from 1 to :data:`MAX_LENGTH`."""
+    return check_positive_int(value, name, "a number of plies", MAX_LENGTH)
+
+
+#: The deepest perft: far beyond any count that ends (depth 7 from the Ito
+#: start is 10^8 sequences), and shallow enough for the recursion.
+MAX_DEPTH = 30
 
 
 def check_depth(value: object, name: str = "depth") -> int:
-    """A perft depth: an int >= 0."""
+    """A perft depth: an int from 0 to :data:`MAX_DEPTH`."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ArgumentError(f"{name} must be an int >= 0, not {type(value).__name__} {quote(value)}")
-    if value < 0:
-        raise ArgumentError(f"{name} must be >= 0, not {quote(value)}")
+        raise ArgumentError(f"{name} must be an int from 0 to {MAX_DEPTH}, not {type(value).__name__} {quote(value)}")
+    if not 0 <= value <= MAX_DEPTH:
+        raise ArgumentError(f"{name} must be from 0 to {MAX_DEPTH}, not {quote(value)}")
     return value
 
 

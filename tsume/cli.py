@@ -22,11 +22,12 @@ import sys
 import time
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
 
-from .arguments import check_memory_mb, check_positive_int, check_time_limit
+from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from .collection import Problem, bundled_names, find, load, locate
 from .errors import ArgumentError, TsumeError, quote
 from .notation import ascii_int
@@ -182,20 +183,11 @@ class _Number(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
-def _at_least(low: int, high: int | None = None) -> Callable[[Any, str], int]:
-    def check(value: int, name: str) -> int:
-        if value < low or (high is not None and value > high):
-            span = f"{low} to {high}" if high is not None else f"at least {low}"
-            raise ArgumentError(f"{name} must be {span}, not {value}")
-        return value
-
-    return check
-
-
 SECONDS = _Number("seconds", check_time_limit, whole=False)
 MEGABYTES = _Number("megabytes", check_memory_mb, whole=False)
 COUNT = _Number("count", lambda v, name: check_positive_int(v, name), whole=True)
-DEPTH = _Number("depth", _at_least(0, 30), whole=True, max_digits=2)
+PLIES = _Number("plies", check_max_length, whole=True)
+DEPTH = _Number("depth", check_depth, whole=True, max_digits=2)
 
 
 # --- the shared options ---------------------------------------------------------------------
@@ -246,7 +238,26 @@ def limit_options(func: F) -> F:
 
 
 def _is_position_text(text: str) -> bool:
-    return len(text.split()) > 1
+    """A position has three or four fields; a FILE given in its place has one
+    (or is an existing file whose name holds spaces)."""
+    if len(text.split()) < 2:
+        return False
+    try:
+        return not Path(text).is_file()
+    except (OSError, ValueError):  # a name the file system refuses is no file
+        return True
+
+
+def _locate(name: str) -> Path:
+    """:func:`tsume.collection.locate`, with a name the file system refuses
+    (too long, a NUL byte) reported as bad input rather than a crash."""
+    try:
+        return locate(name)
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, TsumeError):
+            raise
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise TsumeError(f"cannot open the collection {quote(name)}: {reason}") from None
 
 
 def load_problems(
@@ -263,7 +274,7 @@ def load_problems(
     """
     if position is not None and file is None and not _is_position_text(position):
         try:
-            locate(position)
+            _locate(position)
         except TsumeError:
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
@@ -274,7 +285,7 @@ def load_problems(
     if file is not None:
         if position is not None:
             raise TsumeError("give either a POSITION or --file FILE, not both")
-        path = locate(file)
+        path = _locate(file)
         problems = load(path)
         if pid is not None:
             problems = [find(problems, pid, str(path))]
@@ -353,7 +364,7 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
 @problem_input
 @click.option("--position", "-p", "position_option", default=None, metavar="P", hidden=True,
               help="The position (old spelling of the POSITION argument).")
-@click.option("--depth", "-d", type=DEPTH, required=True, help="Depth in plies (0 to 30).")
+@click.option("--depth", "-d", type=DEPTH, required=True, help=f"Depth in plies (0 to {MAX_DEPTH}).")
 @click.option("--divide", "do_divide", is_flag=True, help="Also count per first move.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly_errors
@@ -468,7 +479,7 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress lin
 @problem_input
 @defender_hand_option
 @limit_options
-@click.option("--max-length", type=COUNT, default=None, metavar="L", help="Only mates within L plies.")
+@click.option("--max-length", type=PLIES, default=None, metavar="L", help="Only mates within L plies.")
 @click.option("--all-first-moves", is_flag=True, help="Also solve after every legal checking first move.")
 @click.option("--engine", type=click.Choice(["dfpn", "sat"]), default="dfpn", show_default=True,
               help="df-pn search, or the SAT engine (needs --max-length; counts every interposition, see docs/sat.md).")
@@ -553,7 +564,7 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
 @main.command("verify")
 @problem_input
 @defender_hand_option
-@click.option("--length", "stated_length", type=COUNT, default=None, metavar="L", help="The stated length, for a POSITION.")
+@click.option("--length", "stated_length", type=PLIES, default=None, metavar="L", help="The stated length, for a POSITION.")
 @click.option("--solution", default=None, metavar="MOVES", help="The intended solution (space-separated moves), for a POSITION.")
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move everywhere: final move, detours, variations.")
 @click.option("--longer-ok", "longer_ok", is_flag=True, help='Excuse a variation "2 plies longer, pieces left".')

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arguments import check_limits, check_positive_int, check_search_arguments, check_solution
+from .arguments import check_limits, check_max_length, check_search_arguments, check_solution
 from .collection import Problem
 from .conventions import hand_count, tsume_position
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
@@ -294,7 +294,7 @@ def verify(
     A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
     time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
-    length, solution = check_positive_int(length, "length", "a number of plies"), check_solution(solution)
+    length, solution = check_max_length(length, "length"), check_solution(solution)
     check_search_arguments(progress, options=options, strict=strict, fail_fast=fail_fast,
                            longer_with_leftover_ok=longer_with_leftover_ok)
     if variant is not None:
