@@ -365,6 +365,8 @@ def test_v_is_verbose():
 def test_v_does_not_mean_variant(capsys, args):
     code, out, err = entry(capsys, *args)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    if args[0] != "solve":  # "No such option '-v'", with the way to say the variant
+        assert "--variant" in err, err
 
 
 def test_rutherford_hint_on_the_command_line():

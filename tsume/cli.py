@@ -180,7 +180,10 @@ class _Number(click.ParamType):
                     raise ArgumentError(f"{option}: expected a number, got {quote(value)}") from None
             return self.check(number, option)
         except ArgumentError as exc:
-            self.fail(str(exc), param, ctx)
+            message = str(exc)  # click names the option already
+            for head in (f"{option}: ", f"{option} "):
+                message = message.removeprefix(head)
+            self.fail(message, param, ctx)
 
 
 SECONDS = _Number("seconds", check_time_limit, whole=False)
@@ -278,8 +281,8 @@ def load_problems(
         except TsumeError:
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
-                f"no file named {quote(position)}, and it is not a position string "
-                f"('<board> <side> <hands> [<move number>]'); bundled collections: {known}"
+                f"position {quote(position)}: expected '<board> <side> <hands> [<move number>]', got 1 field; "
+                f"and no file named {quote(position)} (bundled collections: {known})"
             ) from None
         position, file = None, position
     if file is not None:
@@ -326,7 +329,10 @@ def run(args: list[str] | None = None) -> None:
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
         where = f"{ctx.command_path}: " if ctx is not None else ""
-        _fail(where + exc.format_message())
+        hint = ""
+        if isinstance(exc, click.NoSuchOption) and exc.option_name == "-v":
+            hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
+        _fail(where + exc.format_message() + hint)
     except click.exceptions.Abort:
         _fail("interrupted", EXIT_INTERRUPTED, "stopped")
     except OSError as exc:  # writing --help or --version
