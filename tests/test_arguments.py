@@ -106,8 +106,8 @@ def test_verify_arguments(kwargs):
     one_line(info.value)
 
 
-@pytest.mark.parametrize("kwargs", [{"all_first_moves": "no"}, {"variations": 0}, {"progress_interval": 0},
-                                    {"progress_interval": math.nan}])
+@pytest.mark.parametrize("kwargs", [{"all_first_moves": "no"}, {"variations": 0}, {"progress_interval": -1},
+                                    {"progress_interval": math.nan}, {"progress_interval": None}])
 def test_solve_flags(kwargs):
     with pytest.raises(ArgumentError) as info:
         solve(MATE_1, **kwargs)

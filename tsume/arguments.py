@@ -44,7 +44,9 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _positive_finite(value: object, name: str, unit: str, most: float = math.inf) -> float | None:
+def _positive_finite(
+    value: object, name: str, unit: str, most: float = math.inf, zero_ok: bool = False
+) -> float | None:
     if value is None:
         return None
     if not _is_number(value):
@@ -53,8 +55,9 @@ def _positive_finite(value: object, name: str, unit: str, most: float = math.inf
         number = float(value)  # type: ignore[arg-type]
     except OverflowError:  # an int beyond any float
         raise ArgumentError(f"{name} is too large: {quote(value)}") from None
-    if not math.isfinite(number) or number <= 0:
-        raise ArgumentError(f"{name} must be a positive finite number of {unit}, not {quote(value)}")
+    if not math.isfinite(number) or number < 0 or (number == 0 and not zero_ok):
+        sign = "non-negative" if zero_ok else "positive"
+        raise ArgumentError(f"{name} must be a {sign} finite number of {unit}, not {quote(value)}")
     if number > most:
         raise ArgumentError(f"{name} must be at most {most:g} {unit}, not {quote(value)}")
     return number
@@ -184,7 +187,9 @@ def check_search_arguments(
     """The other arguments of a search: the progress callback and its interval,
     the df-pn options, and yes/no switches given by name (``strict=...``)."""
     check_callback(progress, "progress")
-    check_time_limit(progress_interval, "progress_interval")
+    if progress_interval is None:
+        raise ArgumentError("progress_interval must be a number of seconds, not None")
+    _positive_finite(progress_interval, "progress_interval", "seconds", zero_ok=True)  # 0: at every check
     check_options(options)
     for name, value in flags.items():
         check_flag(value, name)
