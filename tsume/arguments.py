@@ -107,8 +107,8 @@ def check_max_length(value: object, name: str = "max_length") -> int | None:
     return check_positive_int(value, name, "a number of plies", MAX_LENGTH)
 
 
-#: The deepest perft: far beyond any count that ends (depth 7 from the Ito
-#: start is 10^8 sequences), and shallow enough for the recursion.
+#: The deepest perft: far beyond any count that finishes in a day from a real
+#: position, and shallow enough for the recursion (a depth of 10**400 was taken).
 MAX_DEPTH = 30
 
 
