@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from fuzz_inputs import CLI_STATUSES, Generator, Tally, cli_case, run_cli, run_library  # noqa: E402
+from fuzz_inputs import CLI_STATUSES, LIBRARY_KINDS, Generator, Tally, cli_case, run_cli, run_library  # noqa: E402
 
 import tsume  # noqa: E402
 
@@ -58,13 +58,17 @@ def main() -> int:
     ap.add_argument("--library", type=int, default=20000, help="library calls")
     ap.add_argument("--cli", type=int, default=1000, help="CLI runs in process (CliRunner)")
     ap.add_argument("--subprocess", type=int, default=100, help="CLI runs as real processes")
+    ap.add_argument("--skip", default="", metavar="KINDS",
+                    help=f"comma-separated library kinds not to fuzz (of: {', '.join(sorted(set(LIBRARY_KINDS)))})")
     args = ap.parse_args()
+    skip = {k.strip() for k in args.skip.split(",") if k.strip()}
+    kinds = tuple(k for k in LIBRARY_KINDS if k not in skip)
 
     print(f"tsume {tsume.__version__}, compiled: {tsume.COMPILED}, seed {args.seed}")
     tally = Tally()
     g = Generator(random.Random(args.seed))
     started = time.perf_counter()
-    run_library(tally, g, args.library)
+    run_library(tally, g, args.library, kinds)
     lib_seconds = time.perf_counter() - started
     started = time.perf_counter()
     run_cli(tally, g, args.cli)

@@ -189,7 +189,8 @@ def library_case(g: Generator, kinds: tuple[str, ...] = LIBRARY_KINDS) -> Case:
     kind = rng.choice(kinds)
     if kind == "position":
         text_arg = text if rng.random() < 0.95 else rng.choice([None, 5, b"k30 b G"])
-        return Case(kind, Position, (text_arg, g.variant(variant)))
+        kwargs = {"validate": g.flag()} if rng.random() < 0.2 else {}
+        return Case(kind, Position, (text_arg, g.variant(variant)), kwargs)
     if kind == "move":
         pos = _valid_position(*rng.choice(BASE_POSITIONS))
         base = pos if pos is not None else Position()

@@ -92,6 +92,13 @@ def test_position_not_a_string():
         Position(42)  # type: ignore[arg-type]
 
 
+def test_validate_is_a_flag():
+    # compiled code raised TypeError for a str here
+    with pytest.raises(TsumeError):
+        Position("k29K b - 1", validate="no")  # type: ignore[arg-type]
+    assert Position("k29K b - 1", validate=False).fen() == "k29K b - 1"
+
+
 # malformed move strings: MoveError but not IllegalMoveError
 MALFORMED_MOVES = [
     ("19_18", "19_18"),

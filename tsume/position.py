@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from .arguments import check_flag
 from .errors import IllegalMoveError, PositionError, quote
 from .notation import format_board, format_hands, format_move, parse_move, parse_position
 from .tables import BLACK, HOP, SLIDE, WHITE, Tables, tables_for
@@ -59,7 +60,9 @@ class Position:
 
     # --- construction ---------------------------------------------------
 
-    def __init__(self, text: str | None | object = None, variant: Variant | str | object = ITO, *, validate: bool = True) -> None:
+    def __init__(
+        self, text: str | None | object = None, variant: Variant | str | object = ITO, *, validate: bool | object = True
+    ) -> None:
         """Read a position string (default: the variant's start position).
 
         Raises :class:`~tsume.errors.PositionError` for a string that cannot be
@@ -67,10 +70,11 @@ class Position:
         arise (too many pieces, two kings of a side, the side not to move in
         check).
         """
-        # ``text`` and ``variant`` admit ``object`` so that compiled code reports
-        # a wrong type as a TsumeError, as the pure-Python engine does, not a TypeError.
+        # The arguments admit ``object`` so that compiled code reports a wrong
+        # type as a TsumeError, as the pure-Python engine does, not a TypeError.
         if text is _BLANK:
             return
+        check = check_flag(validate, "validate")
         variant = get_variant(variant)
         if text is None:
             if variant.start is None:
@@ -83,7 +87,7 @@ class Position:
         self.turn = parsed.turn
         self._first_move = parsed.move_number
         self._rebuild()
-        if validate:
+        if check:
             self._validate()
 
     @classmethod
