@@ -467,3 +467,14 @@ def test_a_file_name_with_spaces_is_a_file(tmp_path):
     f.write_text(f"[only]\nposition: {MATE_1}\nlength: 1\n")
     r = run("solve", "-q", "--json", str(f))
     assert r.exit_code == 0 and json.loads(r.stdout)["length"] == 1
+
+
+def test_ctrl_c_is_130(monkeypatch):
+    import tsume.cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tsume.cli, "diagram", interrupted)
+    r = run("show")
+    assert r.exit_code == 130 and r.stderr == "tsume: interrupted\n"

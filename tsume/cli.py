@@ -51,12 +51,13 @@ EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader
 MESSAGE_LIMIT = 300
 
 
-def _fail(message: str, status: int = EXIT_BAD_INPUT, kind: str = "error") -> NoReturn:
+def _fail(message: str, status: int = EXIT_BAD_INPUT, kind: str | None = "error") -> NoReturn:
+    """One line on stderr, ``tsume: <kind>: <message>``, and exit with ``status``."""
     text = " ".join(message.split())
     if len(text) > MESSAGE_LIMIT:
         text = text[:MESSAGE_LIMIT] + "..."
     try:
-        click.echo(f"tsume: {kind}: {text}", err=True)
+        click.echo(f"tsume: {kind}: {text}" if kind else f"tsume: {text}", err=True)
     except OSError:  # stderr gone too: the status still tells
         pass
     sys.exit(status)
@@ -126,7 +127,7 @@ def friendly_errors(func: F) -> F:
         except TsumeError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
-            _fail("interrupted", EXIT_INTERRUPTED, "stopped")
+            _fail("interrupted", EXIT_INTERRUPTED, None)
         except _OutputFailed as exc:
             _output_failed(exc.error)
         except Exception as exc:  # a bug: say so, with what caused it
@@ -334,7 +335,7 @@ def run(args: list[str] | None = None) -> None:
             hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
         _fail(where + exc.format_message() + hint)
     except click.exceptions.Abort:
-        _fail("interrupted", EXIT_INTERRUPTED, "stopped")
+        _fail("interrupted", EXIT_INTERRUPTED, None)
     except OSError as exc:  # writing --help or --version
         _output_failed(exc)
     except Exception as exc:  # a bug outside any command
