@@ -132,9 +132,9 @@ def friendly_errors(func: F) -> F:
             _output_failed(exc.error)
         except Exception as exc:  # a bug: say so, with what caused it
             name = f"tsume {click.get_current_context().info_name}"
+            what = " ".join(str(exc).split())[:150]
             _fail(
-                f"{type(exc).__name__}: {exc} -- while running '{name}' on {_describe_input(kwargs)}; "
-                "please report it",
+                f"'{name}' on {_describe_input(kwargs)}: {type(exc).__name__}: {what} (please report it)",
                 EXIT_INTERNAL,
                 "internal error",
             )
