@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tsume import Position
 from tsume.cli import main
 
 ITO_START = "k3fg1hc2tp5PT2CH1GF3K b - 1"
@@ -185,3 +186,295 @@ def test_subprocess_module_bad_position():
     assert len(lines) == 1 and lines[0].startswith("tsume: error:")
     assert "Traceback" not in proc.stderr
     assert "27" in lines[0]  # names the square
+
+
+# --- one way to give the input: POSITION, or --file FILE --id ID, on every command ------------------
+
+from tsume.collection import load as load_collection, locate  # noqa: E402
+
+MATE_1 = "k1P2H25 b G"  # G*5 mates
+
+
+def bundled_example():
+    """The first problem of the bundled examples (whatever it is today)."""
+    return load_collection(locate("examples"))[0]
+
+
+def entry(capsys, *args: str) -> tuple[int, str, str]:
+    """Run through the console entry point (click's usage errors become one line there)."""
+    from tsume.cli import run as entry_point
+
+    with pytest.raises(SystemExit) as exc:
+        entry_point(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_every_command_takes_file_and_id_of_a_bundled_collection(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the bundled collections are found from any folder
+    pr = bundled_example()
+    common = ["--file", "examples", "--id", pr.id]
+    show_ = run("show", "--json", *common)
+    assert show_.exit_code == 0, show_.output
+    expected = Position(pr.position, pr.variant).fen()
+    assert json.loads(show_.stdout)["position"] == expected
+    perft_ = run("perft", "--depth", "1", "--json", *common)
+    assert perft_.exit_code == 0 and json.loads(perft_.stdout)["nodes"] == len(Position(pr.position, pr.variant).legal_moves())
+    solve_ = run("solve", "-q", "--json", *common)
+    assert solve_.exit_code == 0 and json.loads(solve_.stdout)["status"] == "mate"
+    verify_ = run("verify", "-q", "--json", *common)
+    assert verify_.exit_code in (0, 1, 3) and [p["id"] for p in json.loads(verify_.stdout)["problems"]] == [pr.id]
+
+
+def test_every_command_takes_a_position_argument():
+    assert json.loads(run("show", "--json", MATE_1 + " 1").stdout)["position"] == MATE_1 + " 1"
+    assert json.loads(run("perft", "--depth", "1", "--json", MATE_1).stdout)["nodes"] > 0
+    assert json.loads(run("solve", "-q", "--json", MATE_1).stdout)["length"] == 1
+    assert json.loads(run("verify", "-q", "--json", MATE_1).stdout)["problems"][0]["length"] == 1
+
+
+def test_old_spellings_still_work(tmp_path):
+    # perft --position / -p, and verify FILE (the file in place of POSITION)
+    assert perft_json("-p", MATE_1, "--depth", "1") == perft_json(MATE_1, "--depth", "1")
+    assert perft_json("--position", MATE_1, "--depth", "1")["nodes"] > 0
+    f = tmp_path / "one.tsume"
+    f.write_text(f"[only]\nposition: {MATE_1}\nlength: 1\n")
+    as_arg = run("verify", "-q", "--json", str(f))
+    as_opt = run("verify", "-q", "--json", "--file", str(f))
+    assert as_arg.exit_code == as_opt.exit_code == 0
+    assert [p["id"] for p in json.loads(as_arg.stdout)["problems"]] == ["only"]
+    # a one-problem file needs no --id, for solve and show too
+    assert run("solve", "-q", "--file", str(f)).exit_code == 0
+    assert run("show", str(f)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["show", MATE_1, "--file", "examples"], "not both"),
+        (["perft", "-p", MATE_1, MATE_1, "--depth", "1"], "once"),
+        (["solve", "--id", "x", MATE_1], "--id needs"),
+        (["solve", "--file", "examples"], "choose one with --id"),
+        (["show", "--file", "examples", "--id", "no-such-id"], "no-such-id"),
+        (["solve", "nosuchfile.tsume"], "no file named"),
+        (["solve"], "give a POSITION"),
+        (["verify"], "give a POSITION"),
+        (["show", "--file", "no/such/file.tsume"], "no such file"),
+    ],
+)
+def test_input_errors(args, says):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], r.stderr
+
+
+def test_variant_overrides_the_collection(tmp_path):
+    f = tmp_path / "r.tsume"
+    f.write_text("[r]\nvariant: rutherford\nposition: k19K b - 1\n")
+    assert "Rutherford" in run("show", "--file", str(f)).stdout
+    bad = run("show", "--file", str(f), "--variant", "ito")
+    assert bad.exit_code == 2 and "21 squares" in bad.stderr
+
+
+# --- show --json -------------------------------------------------------------------------------
+
+
+def test_show_json():
+    out = json.loads(run("show", "--json").stdout)
+    assert out["position"] == ITO_START and out["variant"] == "ito" and out["squares"] == 31
+    assert out["side_to_move"] == "black" and out["move_number"] == 1
+    assert out["hands"] == {"black": "-", "white": "-"}
+    assert len(out["board"]) == 31 and out["board"][0] == "k" and out["board"][30] == "K" and out["board"][1] is None
+    assert set(out["legal_moves"]) == ITO_START_MOVES
+    assert out["in_check"] is False and out["checkmate"] is False and out["stalemate"] is False
+    # White in check from the Bishop on 21 (docs/notation.md); hands per colour
+    chk = json.loads(run("show", "--json", "k19+Fp1h1P4K w Tg 1").stdout)
+    assert chk["in_check"] is True and chk["side_to_move"] == "white"
+    assert chk["hands"] == {"black": "T", "white": "g"} and chk["board"][20] == "+F"
+    ruth = json.loads(run("show", "--json", "--variant", "rutherford:repetition=off", "k19K b - 1").stdout)
+    assert ruth["variant"] == "rutherford:repetition=no" and ruth["squares"] == 21
+
+
+def test_show_json_checkmate():
+    # after G*5 in the mate in 1: White to move, checkmated
+    out = json.loads(run("show", "--json", "k1P1GH25 w - 1").stdout)
+    assert out["checkmate"] is True and out["legal_moves"] == [] and out["stalemate"] is False
+
+
+# --- the limit options: the same on solve and verify, finite and positive ----------------------------
+
+
+@pytest.mark.parametrize("command", ["solve", "verify"])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("--time-limit", "nan"),  # was accepted as "no limit"
+        ("--time-limit", "inf"),
+        ("--time-limit", "-1"),
+        ("--time-limit", "0"),
+        ("--time-limit", "1e999"),
+        ("--time-limit", "x" * 10_000),
+        ("--nodes", "0"),
+        ("--nodes", "-5"),
+        ("--nodes", "٣"),  # int() reads Arabic-Indic digits; the notation does not
+        ("--nodes", "9" * 5000),  # over Python's int/str limit, and quoted whole by click before
+        ("--nodes", "1.5"),
+        ("--memory", "nan"),
+        ("--memory", "inf"),
+        ("--memory", "0"),
+    ],
+)
+def test_limit_options(capsys, command, option, value):
+    code, out, err = entry(capsys, command, "-q", option, value, MATE_1)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and option in lines[0] and len(lines[0]) < 400, err
+
+
+def test_limit_options_work_on_both():
+    for command in ("solve", "verify"):
+        r = run(command, "-q", "--time-limit", "60", "--nodes", "100000", "--memory", "50", MATE_1)
+        assert r.exit_code == 0, (command, r.output)
+    stopped = run("verify", "-q", "--nodes", "1", "H1kf1P1c2K20 b PHG 1")
+    assert stopped.exit_code == 3
+
+
+@pytest.mark.parametrize("args", [["perft", "--depth", "31"], ["perft", "--depth", "-1"], ["perft", "--depth", "²"],
+                                  ["solve", "--max-length", "0", MATE_1], ["verify", "--length", "0", MATE_1]])
+def test_counts_out_of_range(capsys, args):
+    code, out, err = entry(capsys, *args)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+
+
+# --- -v is --verbose, never --variant -------------------------------------------------------------
+
+
+def test_v_is_verbose():
+    plain = run("solve", "-q", MATE_1)
+    verbose = run("solve", "-q", "-v", MATE_1)
+    assert plain.exit_code == verbose.exit_code == 0
+    assert "  variant: ito" not in plain.stdout and "  variant: ito" in verbose.stdout
+    v_verify = run("verify", "-q", "-v", MATE_1)
+    assert v_verify.exit_code == 0 and "Statistics:" in v_verify.stdout
+    assert "Statistics:" not in run("verify", "-q", MATE_1).stdout
+
+
+@pytest.mark.parametrize("args", [["show", "-v", "rutherford"], ["perft", "-v", "rutherford", "--depth", "1"],
+                                  ["solve", "-v", "rutherford", "k19K b G"]])
+def test_v_does_not_mean_variant(capsys, args):
+    code, out, err = entry(capsys, *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    if args[0] != "solve":  # "No such option '-v'", with the way to say the variant
+        assert "--variant" in err, err
+
+
+def test_rutherford_hint_on_the_command_line():
+    r = run("show", "k18K b - 1")
+    assert r.exit_code == 2 and "use --variant rutherford" in r.stderr
+
+
+def test_defender_hand_beyond_the_set():
+    for command in ("solve", "verify"):
+        r = run(command, "-q", "--defender-hand", "99g", MATE_1)
+        assert r.exit_code == 2 and "99" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_sat_defender_hand_beyond_the_set():
+    r = run("solve", "--engine", "sat", "--max-length", "1", "--defender-hand", "99g", MATE_1)
+    assert r.exit_code == 2 and "99" in r.stderr
+
+
+def test_click_errors_are_cut_short(capsys):
+    code, out, err = entry(capsys, "solve", "--engine", "z" * 100_000, MATE_1)
+    assert code == 2 and len(err) < 500
+    code, out, err = entry(capsys, "show", "--" + "y" * 100_000)
+    assert code == 2 and len(err) < 500
+
+
+# --- an internal error is not "no mate" ------------------------------------------------------------
+
+
+def test_internal_error_has_its_own_status(monkeypatch):
+    import tsume.cli
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something broke\nover two lines")
+
+    monkeypatch.setattr(tsume.cli, "diagram", broken)
+    r = run("show", MATE_1)
+    assert r.exit_code == 70, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tsume: internal error:"), r.stderr
+    assert "RuntimeError" in lines[0] and MATE_1 in lines[0] and "tsume show" in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_internal_error_names_the_problem(monkeypatch):
+    import tsume.solve
+
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(tsume.solve, "solve", broken)
+    pr = bundled_example()
+    r = run("solve", "-q", "--file", "examples", "--id", pr.id)
+    assert r.exit_code == 70
+    assert "--file 'examples'" in r.stderr and f"--id '{pr.id}'" in r.stderr
+
+
+# --- output that cannot be written ----------------------------------------------------------------
+
+
+def test_closed_pipe_is_silent():
+    proc = subprocess.Popen(_command() + ["perft", "--depth", "3", "--divide"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the program writes: its first write finds no reader
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141
+    assert err == ""
+
+
+def test_closed_pipe_after_the_first_line():
+    # `tsume perft --depth 5 --divide | head -1`
+    proc = subprocess.run(
+        ["sh", "-c", " ".join(_command()) + " perft --depth 5 --divide | head -1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert "Traceback" not in proc.stderr and proc.stderr == "", proc.stderr
+    assert proc.stdout.splitlines()[0].endswith(tuple("0123456789"))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_full_disk_is_one_line():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(_command() + ["show"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 74
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write" in lines[0], proc.stderr
+
+
+def test_file_names_the_system_refuses_are_bad_input(tmp_path):
+    for args in (["show", "x" * 5000], ["show", "--file", "x" * 5000], ["verify", "--file", "x" * 5000]):
+        r = run(*args)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, (args[:2], r.stderr[:300])
+        assert len(r.stderr) < 400
+
+
+def test_a_file_name_with_spaces_is_a_file(tmp_path):
+    f = tmp_path / "my problems.tsume"
+    f.write_text(f"[only]\nposition: {MATE_1}\nlength: 1\n")
+    r = run("solve", "-q", "--json", str(f))
+    assert r.exit_code == 0 and json.loads(r.stdout)["length"] == 1
+
+
+def test_ctrl_c_is_130(monkeypatch):
+    import tsume.cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tsume.cli, "diagram", interrupted)
+    r = run("show")
+    assert r.exit_code == 130 and r.stderr == "tsume: interrupted\n"

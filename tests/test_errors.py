@@ -92,6 +92,13 @@ def test_position_not_a_string():
         Position(42)  # type: ignore[arg-type]
 
 
+def test_validate_is_a_flag():
+    # compiled code raised TypeError for a str here
+    with pytest.raises(TsumeError):
+        Position("k29K b - 1", validate="no")  # type: ignore[arg-type]
+    assert Position("k29K b - 1", validate=False).fen() == "k29K b - 1"
+
+
 # malformed move strings: MoveError but not IllegalMoveError
 MALFORMED_MOVES = [
     ("19_18", "19_18"),
@@ -213,3 +220,136 @@ def test_cli_control_case_is_fine():
     result = CliRunner().invoke(main, CLI_BAD[-1])
     assert result.exit_code == 0
     assert result.stderr == ""
+
+
+# --- numbers: ASCII digits only, bounded length, counts within the set ----------------------
+
+BIG = "9" * 4301  # one digit over Python's int/str conversion limit
+
+# (variant, position, substrings the message must contain)
+BAD_NUMBERS = [
+    # a hand count above the set's count of the kind indexed the hash tables out of range
+    ("ito", "k29K b 99P 1", ["hands", "99", "P", "2"]),
+    ("ito", "k29K b 3g 1", ["hands", "3", "g", "2"]),
+    ("rutherford", "k19K b 5P 1", ["hands", "5", "P"]),
+    ("ito", "k29K b 9223372036854775808P 1", ["hands", "19 digits"]),
+    # non-ASCII digits pass str.isdigit() but not int()
+    ("ito", "k29K b ²P 1", ["hands", "²"]),
+    ("ito", "k29K b P ²", ["move number", "²"]),
+    ("ito", "k29K b - ٣", ["move number"]),
+    ("ito", "k2٣K b - 1", ["board", "column 3"]),
+    # Python's 4,300-digit limit, and messages that would print the whole number
+    ("ito", "k" + BIG + "K b - 1", ["board", "4,301 digits"]),
+    ("ito", "k" + "9" * 4300 + "K b - 1", ["board", "4,300 digits"]),
+    ("ito", "k29K b " + BIG + "P 1", ["hands", "4,301 digits"]),
+    ("ito", "k29K b - " + BIG, ["move number", "4,301 digits"]),
+    # a run over the board by a sane number of digits still says how many squares
+    ("ito", "k99999K b - 1", ["100001 squares"]),
+    # non-ASCII letters that upper() maps onto a piece letter ('ſ' -> 'S')
+    ("rutherford", "k19K b ſ 1", ["hands", "ſ"]),
+]
+
+
+@pytest.mark.parametrize("variant, text, needles", BAD_NUMBERS, ids=range(len(BAD_NUMBERS)))
+def test_bad_numbers(variant, text, needles):
+    with pytest.raises(PositionError) as info:
+        Position(text, variant)
+    msg = one_line(info.value)
+    assert len(msg) < 250, msg  # never the whole input
+    for needle in needles:
+        assert needle in msg, (needle, msg)
+
+
+def test_hand_count_at_the_set_size_is_fine():
+    assert Position("k29K b 2P2g 1").fen() == "k29K b 2P2g 1"
+
+
+BAD_MOVE_NUMBERS = [
+    (BIG + "-1", "4,301 digits"),
+    ("1-" + BIG, "4,301 digits"),
+    ("P*" + BIG, "4,301 digits"),
+    ("١٩-١٨", "expected"),  # Arabic-Indic digits: int() would read them
+    ("19-1O", "letter O"),
+    ("O*5", "'O'"),
+    (" 31-30\n", None),  # surrounding whitespace is fine
+]
+
+
+@pytest.mark.parametrize("text, needle", BAD_MOVE_NUMBERS)
+def test_move_numbers(text, needle):
+    p = Position("k29K b P 1")
+    if needle is None:
+        assert p.move_str(p.parse_move(text)) == "31-30"
+        return
+    with pytest.raises(MoveError) as info:
+        p.parse_move(text)
+    msg = one_line(info.value)
+    assert needle in msg and len(msg) < 250, msg
+
+
+def test_move_not_a_string():
+    with pytest.raises(MoveError):
+        Position().parse_move(1823)  # type: ignore[arg-type]
+    with pytest.raises(MoveError):
+        Position().push_str(None)  # type: ignore[arg-type]
+
+
+# --- the letter O typed for a zero --------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["k2O27K b - 1", "k29K b O 1", "k29K b - O", "k1O19K b - 1"])
+def test_letter_o(text):
+    with pytest.raises(PositionError) as info:
+        Position(text)
+    msg = one_line(info.value)
+    assert "letter O is not the digit 0" in msg, msg
+    if "b - O" not in text:
+        assert "unknown piece letter 'O'" in msg, msg
+
+
+# --- a board length that fits another variant ----------------------------------------------
+
+
+def test_rutherford_length_hint():
+    with pytest.raises(PositionError) as info:
+        Position("k18K b - 1")  # 20 squares: Rutherford's, not Ito's
+    assert "use --variant rutherford" in one_line(info.value)
+    # Rutherford letters on a Rutherford length: the hint rather than "unknown letter 's'"
+    with pytest.raises(PositionError) as info:
+        Position("klsnbp9PBNSLK b - 1")
+    assert "use --variant rutherford" in one_line(info.value)
+    # Ito letters on 31 squares in Rutherford: unknown letter, and the hint back to Ito
+    with pytest.raises(PositionError) as info:
+        Position("k3fg1hc2tp5PT2CH1GF3K b - 1", "rutherford")
+    msg = one_line(info.value)
+    assert "unknown piece letter 'f'" in msg and "--variant ito" in msg
+    # no variant takes 70 squares: no hint
+    with pytest.raises(PositionError) as info:
+        Position("k68K b - 1")
+    assert "--variant" not in one_line(info.value)
+
+
+def test_long_input_is_quoted_short():
+    with pytest.raises(PositionError) as info:
+        Position("k29K " + "x" * 100_000 + " - 1")
+    assert len(one_line(info.value)) < 200
+    with pytest.raises(VariantError) as info:
+        get_variant("q" * 100_000)
+    assert len(one_line(info.value)) < 200
+
+
+@pytest.mark.parametrize("spec", [None, 5, ["ito"]])
+def test_variant_of_the_wrong_type(spec):
+    with pytest.raises(VariantError) as info:
+        get_variant(spec)
+    assert "variant must be" in one_line(info.value)
+    with pytest.raises(VariantError):
+        Position("k29K b - 1", spec)
+
+
+def test_switch_values_are_bools():
+    from tsume import ITO
+
+    with pytest.raises(VariantError):
+        ITO.with_options(drop_mate="no")  # a non-empty string would read as True
+    assert ITO.with_options(drop_mate=False).drop_mate is False

@@ -6,7 +6,7 @@ from . import _native
 #: True when the rules engine runs mypyc-compiled code (see ``tsume/_native.py``).
 COMPILED: bool = _native.load()
 
-from .errors import IllegalMoveError, MoveError, PositionError, TsumeError, VariantError
+from .errors import ArgumentError, IllegalMoveError, MoveError, PositionError, TsumeError, VariantError
 from .position import BLACK, WHITE, Position
 from .variant import ITO, RUTHERFORD, VARIANTS, Variant, get_variant
 from . import solve, verify  # noqa: E402  (after the core: they build on it)

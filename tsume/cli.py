@@ -1,69 +1,323 @@
-"""The ``tsume`` command line.  Bad input prints one line and exits with status 2."""
+"""The ``tsume`` command line.
+
+Every command reads its input the same way (a POSITION string, or ``--file FILE``
+with ``--id ID``; see :func:`problem_input`), and the limits the same way
+(:func:`limit_options`).  Exit statuses (README, docs/solver.md, docs/verify.md):
+
+* 0 -- done (mate; every problem sound or flawed);
+* 1 -- no mate / some problem unsound;
+* 2 -- bad input: one line on stderr naming what is wrong;
+* 3 -- a time, node or memory limit stopped the search;
+* 70 -- an internal error (a bug): one line naming the input that caused it;
+* 74 -- the output could not be written (a full disk): one line;
+* 130 -- interrupted (Ctrl-C);
+* 141 -- the reader of the output went away (``| head``): silence, as Unix tools.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-from .collection import find, load
-from .errors import TsumeError
+from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
+from .collection import Problem, bundled_names, find, load, locate
+from .errors import ArgumentError, TsumeError, quote
+from .notation import ascii_int
 from .perft import divide, perft
 from .position import Position
-from .render import diagram
+from .render import describe, diagram, sorted_moves
 from .variant import get_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+EXIT_MATE = EXIT_SOUND = 0
+EXIT_NOMATE = EXIT_UNSOUND = 1
 EXIT_BAD_INPUT = 2
+EXIT_LIMIT = 3
+EXIT_INTERNAL = 70  # EX_SOFTWARE of sysexits.h
+EXIT_OUTPUT = 74  # EX_IOERR
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
+EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader left
+
+#: The longest error line printed (click's own messages quote what was typed).
+MESSAGE_LIMIT = 300
 
 
-def _fail(message: str) -> "None":
-    click.echo(f"tsume: error: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
+def _fail(message: str, status: int = EXIT_BAD_INPUT, kind: str | None = "error") -> NoReturn:
+    """One line on stderr, ``tsume: <kind>: <message>``, and exit with ``status``."""
+    text = " ".join(message.split())
+    if len(text) > MESSAGE_LIMIT:
+        text = text[:MESSAGE_LIMIT] + "..."
+    try:
+        click.echo(f"tsume: {kind}: {text}" if kind else f"tsume: {text}", err=True)
+    except OSError:  # stderr gone too: the status still tells
+        pass
+    sys.exit(status)
+
+
+class _OutputFailed(Exception):
+    """Writing to stdout failed (closed pipe, full disk)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def echo(text: str = "") -> None:
+    """Print a line on stdout; a failed write becomes :class:`_OutputFailed`."""
+    try:
+        click.echo(text)
+    except OSError as exc:
+        raise _OutputFailed(exc) from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush of what
+    could not be written does not print a traceback of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests)
+        pass
+
+
+def _output_failed(error: OSError) -> NoReturn:
+    _silence_stdout()
+    if isinstance(error, BrokenPipeError):
+        sys.exit(EXIT_PIPE)  # the reader has all it wanted: no message, as `yes | head`
+    _fail(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
+
+
+def _describe_input(kwargs: dict[str, Any]) -> str:
+    """The input a command was given, for the internal-error line."""
+    parts = []
+    if kwargs.get("file"):
+        parts.append(f"--file {quote(str(kwargs['file']))}")
+    if kwargs.get("pid"):
+        parts.append(f"--id {quote(str(kwargs['pid']))}")
+    if kwargs.get("position"):
+        parts.append(quote(str(kwargs["position"]), 80))
+    if kwargs.get("variant_spec"):
+        parts.append(f"--variant {quote(str(kwargs['variant_spec']))}")
+    return " ".join(parts) or "the default position"
 
 
 def friendly_errors(func: F) -> F:
-    """Turn the library's input errors into one line on stderr and exit status 2."""
+    """Run a command: input errors become one line and status 2, an unexpected
+    exception one line and status 70 (never 1, which means "no mate"), a failed
+    write of the output one line and 74 (or silence and 141 for a closed pipe),
+    Ctrl-C status 130."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        code: Any = 0
         try:
-            return func(*args, **kwargs)
+            func(*args, **kwargs)
+        except SystemExit as exc:
+            code = exc.code
         except TsumeError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
-            click.echo("tsume: interrupted", err=True)
-            sys.exit(130)
+            _fail("interrupted", EXIT_INTERRUPTED, None)
+        except _OutputFailed as exc:
+            _output_failed(exc.error)
+        except Exception as exc:  # a bug: say so, with what caused it
+            name = f"tsume {click.get_current_context().info_name}"
+            what = " ".join(str(exc).split())[:150]
+            _fail(
+                f"'{name}' on {_describe_input(kwargs)}: {type(exc).__name__}: {what} (please report it)",
+                EXIT_INTERNAL,
+                "internal error",
+            )
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            _output_failed(exc)
+        sys.exit(code)
 
     return wrapper  # type: ignore[return-value]
 
 
-variant_option = click.option(
-    "--variant",
-    "-v",
-    "variant_spec",
-    default="ito",
-    show_default=True,
-    metavar="V",
-    help="ito or rutherford, optionally with switches: ito:drop_mate=no, ito:stalemate=loss, rutherford:repetition=off.",
+# --- option types: the library's checks, and numbers read as the library reads them ---------
+
+
+class _Number(click.ParamType):
+    """A number option checked by the same function as the library argument.
+
+    Whole numbers are read by :func:`tsume.notation.ascii_int` (digits 0-9, a
+    bounded count of them); decimals by ``float`` after the same guards.  A bad
+    value is one short line naming the option.
+    """
+
+    def __init__(self, name: str, check: Callable[[Any, str], Any], whole: bool, max_digits: int = 18) -> None:
+        self.name = name
+        self.check = check
+        self.whole = whole
+        self.max_digits = max_digits
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        option = param.opts[0] if param is not None and param.opts else self.name
+        text = value.strip()
+        try:
+            if self.whole:
+                number: Any = ascii_int(text, option, error=ArgumentError, max_digits=self.max_digits)
+            else:
+                if not text.isascii() or len(text) > 40:
+                    raise ArgumentError(f"{option}: expected a number, got {quote(value)}")
+                try:
+                    number = float(text)
+                except ValueError:
+                    raise ArgumentError(f"{option}: expected a number, got {quote(value)}") from None
+            return self.check(number, option)
+        except ArgumentError as exc:
+            message = str(exc)  # click names the option already
+            for head in (f"{option}: ", f"{option} "):
+                message = message.removeprefix(head)
+            self.fail(message, param, ctx)
+
+
+SECONDS = _Number("seconds", check_time_limit, whole=False)
+MEGABYTES = _Number("megabytes", check_memory_mb, whole=False)
+COUNT = _Number("count", lambda v, name: check_positive_int(v, name), whole=True)
+PLIES = _Number("plies", check_max_length, whole=True)
+DEPTH = _Number("depth", check_depth, whole=True, max_digits=2)
+
+
+# --- the shared options ---------------------------------------------------------------------
+
+
+def variant_option(help_text: str) -> Callable[[F], F]:
+    # No short form: -v is --verbose, as chess and shogi engines' tools use it.
+    return click.option("--variant", "variant_spec", default=None, metavar="V", help=help_text)
+
+
+VARIANT_HELP = (
+    "ito (default) or rutherford, optionally with switches: ito:drop_mate=no, ito:stalemate=loss, "
+    "rutherford:repetition=off.  Overrides a collection's."
 )
 
 
-def load_position(text: str | None, variant_spec: str) -> Position:
-    variant = get_variant(variant_spec)
-    return Position(text, variant)
+def problem_input(func: F) -> F:
+    """POSITION, or --file FILE --id ID, and --variant: the same on every command."""
+    for decorator in reversed(
+        (
+            variant_option(VARIANT_HELP),
+            click.option(
+                "--file", "-f", "file", default=None, metavar="FILE",
+                help="A problem collection: a path, or the name of a bundled one (e.g. examples).",
+            ),
+            click.option("--id", "pid", default=None, metavar="ID", help="The problem's id in FILE."),
+            click.argument("position", required=False),
+        )
+    ):
+        func = decorator(func)
+    return func
+
+
+def limit_options(func: F) -> F:
+    """--time-limit, --nodes, --memory: the same on solve and verify, checked as the library checks them."""
+    for decorator in reversed(
+        (
+            click.option("--time-limit", "time_limit", type=SECONDS, default=None, metavar="S",
+                         help="Stop after S seconds (per problem); what it stops is reported unknown."),
+            click.option("--nodes", "node_limit", type=COUNT, default=None, metavar="N",
+                         help="Stop after N nodes (per problem)."),
+            click.option("--memory", "memory_mb", type=MEGABYTES, default=None, metavar="MB",
+                         help="Bound the search table to about MB megabytes."),
+        )
+    ):
+        func = decorator(func)
+    return func
+
+
+def _is_position_text(text: str) -> bool:
+    """A position has three or four fields; a FILE given in its place has one
+    (or is an existing file whose name holds spaces)."""
+    if len(text.split()) < 2:
+        return False
+    try:
+        return not Path(text).is_file()
+    except (OSError, ValueError):  # a name the file system refuses is no file
+        return True
+
+
+def _locate(name: str) -> Path:
+    """:func:`tsume.collection.locate`, with a name the file system refuses
+    (too long, a NUL byte) reported as bad input rather than a crash."""
+    try:
+        return locate(name)
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, TsumeError):
+            raise
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise TsumeError(f"cannot open the collection {quote(name)}: {reason}") from None
+
+
+def load_problems(
+    position: str | None, file: str | None, pid: str | None, variant_spec: str | None, *, every: bool = False
+) -> list[Problem]:
+    """The problems a command was given: a POSITION string, or --file FILE with --id ID.
+
+    FILE is a path or the name of a bundled collection.  For the old spelling
+    ``tsume verify FILE``, a POSITION argument that is not a position string
+    (a position has at least three space-separated fields) is taken as FILE.
+    Without --id, a FILE must hold exactly one problem unless ``every``.
+    ``--variant`` overrides the collection's variant.  A POSITION of None is
+    the variant's start position (``show`` and ``perft``).
+    """
+    if position is not None and file is None and not _is_position_text(position):
+        try:
+            _locate(position)
+        except TsumeError:
+            known = ", ".join(bundled_names()) or "none"
+            raise TsumeError(
+                f"position {quote(position)}: expected '<board> <side> <hands> [<move number>]', got 1 field; "
+                f"and no file named {quote(position)} (bundled collections: {known})"
+            ) from None
+        position, file = None, position
+    if file is not None:
+        if position is not None:
+            raise TsumeError("give either a POSITION or --file FILE, not both")
+        path = _locate(file)
+        problems = load(path)
+        if pid is not None:
+            problems = [find(problems, pid, str(path))]
+        elif not every and len(problems) != 1:
+            raise TsumeError(f"{path}: holds {len(problems)} problems; choose one with --id")
+        if variant_spec is not None:
+            for pr in problems:
+                pr.variant = variant_spec
+        return problems
+    if pid is not None:
+        raise TsumeError("--id needs a collection FILE: --file FILE (a path, or the name of a bundled one)")
+    return [Problem(id="position", position=position, variant=variant_spec or "ito")]  # type: ignore[arg-type]
+
+
+def load_position(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> Position:
+    """The one position of show and perft (the start position if none is given)."""
+    pr = load_problems(position, file, pid, variant_spec)[0]
+    return Position(pr.position, get_variant(pr.variant))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tsume")
 def main() -> None:
-    """Solve, verify and compose tsume for one-dimensional shogi."""
+    """Solve, verify and compose tsume for one-dimensional shogi.
+
+    Every command takes a POSITION string, or --file FILE --id ID (FILE a
+    collection path or the name of a bundled one, e.g. examples).
+    """
 
 
 def run(args: list[str] | None = None) -> None:
@@ -76,36 +330,59 @@ def run(args: list[str] | None = None) -> None:
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
         where = f"{ctx.command_path}: " if ctx is not None else ""
-        _fail(where + " ".join(exc.format_message().split()))
+        hint = ""
+        if isinstance(exc, click.NoSuchOption) and exc.option_name == "-v":
+            hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
+        _fail(where + exc.format_message() + hint)
     except click.exceptions.Abort:
-        click.echo("tsume: interrupted", err=True)
-        sys.exit(130)
+        _fail("interrupted", EXIT_INTERRUPTED, None)
+    except OSError as exc:  # writing --help or --version
+        _output_failed(exc)
+    except Exception as exc:  # a bug outside any command
+        _fail(f"{type(exc).__name__}: {exc}; please report it", EXIT_INTERNAL, "internal error")
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        _output_failed(exc)
     sys.exit(code if isinstance(code, int) else 0)
 
 
+# --- show and perft ---------------------------------------------------------------------------
+
+
 @main.command()
-@variant_option
+@problem_input
 @click.option("--compact", is_flag=True, help="Two-line diagram instead of one square per line.")
-@click.argument("position", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (see docs/notation.md).")
 @friendly_errors
-def show(variant_spec: str, compact: bool, position: str | None) -> None:
-    """Draw POSITION (default: the variant's start position)."""
-    pos = load_position(position, variant_spec)
-    click.echo(diagram(pos, compact=compact))
-    moves = sorted(pos.legal_moves(), key=lambda m: (m & 127 == 0, m & 127, m >> 7))
-    click.echo(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
+def show(variant_spec: str | None, file: str | None, pid: str | None, position: str | None,
+         compact: bool, as_json: bool) -> None:
+    """Draw POSITION (default: the variant's start position) and list its legal moves."""
+    pos = load_position(position, file, pid, variant_spec)
+    if as_json:
+        echo(json.dumps(describe(pos)))
+        return
+    echo(diagram(pos, compact=compact))
+    moves = sorted_moves(pos)
+    echo(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
 
 
 @main.command("perft")
-@variant_option
-@click.option("--position", "-p", "position", default=None, metavar="P", help="Position string (default: start).")
-@click.option("--depth", "-d", type=click.IntRange(0, 30), required=True, help="Depth in plies.")
+@problem_input
+@click.option("--position", "-p", "position_option", default=None, metavar="P", hidden=True,
+              help="The position (old spelling of the POSITION argument).")
+@click.option("--depth", "-d", type=DEPTH, required=True, help=f"Depth in plies (0 to {MAX_DEPTH}).")
 @click.option("--divide", "do_divide", is_flag=True, help="Also count per first move.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly_errors
-def perft_command(variant_spec: str, position: str | None, depth: int, do_divide: bool, as_json: bool) -> None:
-    """Count the legal move sequences of a given length (every move made and unmade)."""
-    pos = load_position(position, variant_spec)
+def perft_command(variant_spec: str | None, file: str | None, pid: str | None, position: str | None,
+                  position_option: str | None, depth: int, do_divide: bool, as_json: bool) -> None:
+    """Count the legal move sequences of a given length from POSITION (default: start)."""
+    if position_option is not None:
+        if position is not None:
+            raise TsumeError("give the position once: as POSITION or --position, not both")
+        position = position_option
+    pos = load_position(position, file, pid, variant_spec)
     start = time.perf_counter()
     if do_divide and depth >= 1:
         parts = divide(pos, depth)
@@ -118,16 +395,16 @@ def perft_command(variant_spec: str, position: str | None, depth: int, do_divide
         out: dict[str, Any] = {"depth": depth, "nodes": nodes}
         if do_divide:
             out["divide"] = parts
-        click.echo(json.dumps(out))
+        echo(json.dumps(out))
         return
     if do_divide:
         for move, count in parts.items():
-            click.echo(f"{move}: {count}")
+            echo(f"{move}: {count}")
     rate = f", {nodes / seconds:,.0f} nodes/s" if seconds > 0 else ""
-    click.echo(f"perft {depth}: {nodes} nodes in {seconds:.3f} s{rate}")
+    echo(f"perft {depth}: {nodes} nodes in {seconds:.3f} s{rate}")
 
 
-EXIT_MATE, EXIT_NOMATE, EXIT_LIMIT = 0, 1, 3
+# --- solve ------------------------------------------------------------------------------------
 
 
 def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
@@ -135,33 +412,16 @@ def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
         return None
 
     def report(stats: dict) -> None:
-        click.echo(
-            f"tsume: searching... {stats['nodes']:,} nodes, {stats['seconds']:.1f} s, "
-            f"{stats['nodes_per_second']:,.0f} nodes/s, {stats['table_entries']:,} table entries",
-            err=True,
-        )
+        try:
+            click.echo(
+                f"tsume: searching... {stats['nodes']:,} nodes, {stats['seconds']:.1f} s, "
+                f"{stats['nodes_per_second']:,.0f} nodes/s, {stats['table_entries']:,} table entries",
+                err=True,
+            )
+        except OSError:  # progress is a courtesy: a closed stderr must not stop the search
+            pass
 
     return report
-
-
-def _load_problem(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> tuple[str, str, str | None]:
-    """(position, variant spec, defender hand) from the arguments or a collection."""
-    if file is not None:
-        if position is not None:
-            raise TsumeError("give either POSITION or --file/--id, not both")
-        problems = load(file)
-        if pid is None:
-            if len(problems) != 1:
-                raise TsumeError(f"{file}: holds {len(problems)} problems; choose one with --id")
-            pr = problems[0]
-        else:
-            pr = find(problems, pid, file)
-        return pr.position, variant_spec or pr.variant, pr.defender
-    if pid is not None:
-        raise TsumeError("--id needs --file")
-    if position is None:
-        raise TsumeError("give a POSITION or --file F --id ID")
-    return position, variant_spec or "ito", None
 
 
 def _human_report(result, pos: Position, verbose: bool) -> str:
@@ -214,54 +474,60 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
     return "\n".join(out)
 
 
+defender_hand_option = click.option(
+    "--defender-hand", default=None, metavar="H",
+    help="rest (default), none, or letters such as 2PT: what the defender holds.  Overrides a collection's.",
+)
+verbose_option = click.option("--verbose", "-v", is_flag=True, help="More detail.")
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+
+
 @main.command("solve")
-@click.option("--variant", "-v", "variant_spec", default=None, metavar="V", help="ito (default) or rutherford, with switches as for show.")
-@click.option("--file", "-f", "file", default=None, metavar="F", help="A problem collection file.")
-@click.option("--id", "pid", default=None, metavar="ID", help="The problem's id in --file.")
-@click.option("--defender-hand", default=None, metavar="H", help="rest (default), none, or letters: what the defender holds.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S", help="Stop after S seconds.")
-@click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N nodes.")
-@click.option("--memory", "memory_mb", type=click.FloatRange(min=1), default=None, metavar="MB", help="Bound the table to about MB megabytes.")
-@click.option("--max-length", type=click.IntRange(min=1), default=None, metavar="L", help="Only mates within L plies.")
+@problem_input
+@defender_hand_option
+@limit_options
+@click.option("--max-length", type=PLIES, default=None, metavar="L", help="Only mates within L plies.")
 @click.option("--all-first-moves", is_flag=True, help="Also solve after every legal checking first move.")
 @click.option("--engine", type=click.Choice(["dfpn", "sat"]), default="dfpn", show_default=True,
               help="df-pn search, or the SAT engine (needs --max-length; counts every interposition, see docs/sat.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--verbose", is_flag=True, help="More detail.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@click.argument("position", required=False)
+@verbose_option
+@quiet_option
 @friendly_errors
 def solve_command(
-    engine: str,
     variant_spec: str | None,
     file: str | None,
     pid: str | None,
+    position: str | None,
     defender_hand: str | None,
     time_limit: float | None,
     node_limit: int | None,
     memory_mb: float | None,
     max_length: int | None,
     all_first_moves: bool,
+    engine: str,
     as_json: bool,
     verbose: bool,
     quiet: bool,
-    position: str | None,
 ) -> None:
     """Solve a tsume: shortest mate by continuous checks against the longest defence.
 
-    Exit status: 0 mate, 1 no mate, 3 a limit stopped the search, 2 bad input.
+    Exit status: 0 mate, 1 no mate, 3 a limit stopped the search, 2 bad input,
+    70 internal error.
     """
     from .conventions import tsume_position
-    from .solve import MATE, NOMATE, solve
+    from .solve import solve
 
     if engine == "sat":
         if max_length is None:
             raise TsumeError("--engine sat needs --max-length N (it proves mates within N plies)")
         if node_limit is not None or memory_mb is not None:
             raise TsumeError("--nodes and --memory are df-pn limits; --engine sat takes --time-limit only")
-    text, spec, defender = _load_problem(position, file, pid, variant_spec)
-    variant = get_variant(spec)
-    pos = tsume_position(text, variant, defender_hand=defender_hand or defender)
+    if position is None and file is None:
+        raise TsumeError("give a POSITION, or --file FILE --id ID")
+    pr = load_problems(position, file, pid, variant_spec)[0]
+    variant = get_variant(pr.variant)
+    pos = tsume_position(pr.position, variant, defender_hand=defender_hand or pr.defender)
     if engine == "sat":
         from .sat import sat_solve
 
@@ -285,7 +551,7 @@ def solve_command(
     _print_result(result, pos, as_json, verbose)
 
 
-def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> None:
+def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoReturn:
     """Print a solve result (either engine) and exit with its status."""
     from .solve import MATE, NOMATE
 
@@ -293,32 +559,32 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> None:
         data = result.to_dict()
         if data["leftover"] is None and result.status == MATE:
             data["leftover"] = "-"
-        click.echo(json.dumps(data))
+        echo(json.dumps(data))
     else:
-        click.echo(_human_report(result, pos, verbose))
+        echo(_human_report(result, pos, verbose))
     sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
 
 
-EXIT_UNSOUND = 1
+# --- verify -----------------------------------------------------------------------------------
 
 
 @main.command("verify")
-@click.option("--variant", "-v", "variant_spec", default=None, metavar="V", help="ito (default) or rutherford, with switches; overrides a collection's.")
-@click.option("--id", "pid", default=None, metavar="ID", help="Only this problem of FILE.")
-@click.option("--defender-hand", default=None, metavar="H", help="rest (default), none, or letters: what the defender holds.")
-@click.option("--length", "stated_length", type=click.IntRange(min=1), default=None, metavar="L", help="The stated length, for a POSITION.")
+@problem_input
+@defender_hand_option
+@click.option("--length", "stated_length", type=PLIES, default=None, metavar="L", help="The stated length, for a POSITION.")
 @click.option("--solution", default=None, metavar="MOVES", help="The intended solution (space-separated moves), for a POSITION.")
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move everywhere: final move, detours, variations.")
 @click.option("--longer-ok", "longer_ok", is_flag=True, help='Excuse a variation "2 plies longer, pieces left".')
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S", help="Seconds per problem; what it stops is reported unknown.")
-@click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=None, metavar="N", help="Nodes per problem.")
+@limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@click.argument("target")
+@verbose_option
+@quiet_option
 @friendly_errors
 def verify_command(
     variant_spec: str | None,
+    file: str | None,
     pid: str | None,
+    position: str | None,
     defender_hand: str | None,
     stated_length: int | None,
     solution: str | None,
@@ -326,60 +592,59 @@ def verify_command(
     longer_ok: bool,
     time_limit: float | None,
     node_limit: int | None,
+    memory_mb: float | None,
     as_json: bool,
+    verbose: bool,
     quiet: bool,
-    target: str,
 ) -> None:
-    """Verify the soundness of the problems in FILE, or of one POSITION.
+    """Verify the soundness of one POSITION, of the problem --id ID of --file FILE,
+    or of every problem in FILE (also spelled `tsume verify FILE`).
 
     Exit status: 0 every problem sound or flawed (tolerated blemishes only),
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
-    proof), 2 bad input.
+    proof), 2 bad input, 70 internal error.
     """
-    import os
-
-    from .collection import Problem
     from .verify import UNKNOWN, UNSOUND, format_report, verify
 
-    if os.path.isfile(target):
-        problems = load(target)
-        if pid is not None:
-            problems = [find(problems, pid, target)]
+    if position is None and file is None:
+        raise TsumeError("give a POSITION, or --file FILE (every problem, or one with --id ID)")
+    problems = load_problems(position, file, pid, variant_spec, every=True)
+    if problems[0].source is not None:  # from a collection, which states its own
         if stated_length is not None or solution is not None:
             raise TsumeError("--length and --solution are for a POSITION; a collection states its own")
     else:
-        if pid is not None:
-            raise TsumeError(f"--id needs a collection FILE; no file named {target!r}")
-        if " " not in target.strip():
-            raise TsumeError(f"no file named {target!r}, and it is not a position string")
-        problems = [Problem(id="position", position=target, variant=variant_spec or "ito",
-                            length=stated_length, solution=solution.split() if solution else None)]
+        problems[0].length = stated_length
+        problems[0].solution = solution.split() if solution else None
     reports = []
     for n, pr in enumerate(problems, 1):
         if not quiet and len(problems) > 1:
             click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
         report = verify(
             pr,
-            variant=variant_spec,
+            variant=pr.variant,
             defender_hand=defender_hand,
             strict=strict,
             longer_with_leftover_ok=longer_ok,
             time_limit=time_limit,
             node_limit=node_limit,
+            memory_limit_mb=memory_mb,
             progress=_progress_printer(not quiet),
         )
         reports.append(report)
         if not as_json:
             pos = Position(report.position, get_variant(report.variant))
-            click.echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True)))
-            click.echo("")
+            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True)))
+            if verbose:
+                st = report.stats
+                echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+            echo("")
     verdicts = [r.verdict for r in reports]
     if as_json:
-        click.echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
+        echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
     elif len(reports) > 1:
         counts = {v: verdicts.count(v) for v in ("sound", "flawed", "unsound", "unknown") if v in verdicts}
-        click.echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
-    sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else 0)
+        echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
+    sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else EXIT_SOUND)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .arguments import check_defender_hand
 from .errors import PositionError
 from .position import COLOUR_NAMES, Position
 from .variant import Variant, get_variant
@@ -24,10 +25,10 @@ __all__ = [
 
 
 def tsume_position(
-    text: "str | Position",
-    variant: "Variant | str" = "ito",
+    text: object,
+    variant: object = "ito",
     *,
-    defender_hand: str | None = None,
+    defender_hand: object = None,
 ) -> Position:
     """The position of a tsume: attacker to move, defender's hand filled in.
 
@@ -35,17 +36,23 @@ def tsume_position(
     names no defender piece, the rest of the set; ``"rest"`` -- the rest of the
     set; ``"none"`` -- nothing; or explicit letters such as ``"2PT"`` (case
     ignored).  Raises :class:`~tsume.errors.PositionError` if the defender has
-    no king, or the stated hand exceeds the set.
+    no king, or the stated hand exceeds the set, and a
+    :class:`~tsume.errors.TsumeError` for any argument of the wrong type.
     """
-    pos = text.copy() if isinstance(text, Position) else Position(text, get_variant(variant))
+    # The arguments are ``object`` so that compiled code reports a wrong type
+    # as a TsumeError, as the pure-Python engine does, not a TypeError.
+    var = get_variant(variant)
+    mode = check_defender_hand(defender_hand)
+    pos = text.copy() if isinstance(text, Position) else Position(text, var)
     t = pos.t
     attacker = pos.turn
     defender = attacker ^ 1
     if not pos.kings[defender]:
         raise PositionError(f"tsume: the defender ({COLOUR_NAMES[defender]}) has no king on the board")
-    mode = defender_hand
     if mode is None:
         mode = "rest" if not any(pos.hands[defender]) else "as-given"
+    elif mode.strip().lower() in ("rest", "none"):
+        mode = mode.strip().lower()
     if mode == "rest":
         pos.hands[defender] = rest_of_set(pos)
     elif mode == "none":

@@ -8,7 +8,12 @@ __all__ = [
     "PositionError",
     "MoveError",
     "IllegalMoveError",
+    "ArgumentError",
+    "quote",
 ]
+
+#: How many characters of a user's text an error message quotes at most.
+QUOTE_LIMIT = 40
 
 
 class TsumeError(ValueError):
@@ -29,3 +34,38 @@ class MoveError(TsumeError):
 
 class IllegalMoveError(MoveError):
     """A well-formed move that is not legal in the position."""
+
+
+class ArgumentError(TsumeError):
+    """An argument of a public function of the wrong type or out of its range
+    (a limit that is not a positive finite number, a flag that is not a bool...)."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    Messages quote what the user wrote, which may be a megabyte long (and a
+    4,300-digit number cannot even be printed as an int): a message stays one
+    short line whatever the input, with the full length said when it was cut.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        # repr() of an int over 4,300 digits raises; its size is what matters anyway
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    text = _short_repr(value)
+    return text if len(text) <= limit + 3 else text[:limit] + "..."
+
+
+def _short_repr(value: object) -> str:
+    """A bounded repr of any object (a huge list included), never raising."""
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxstring = shortener.maxother = shortener.maxlong = QUOTE_LIMIT
+    try:
+        return shortener.repr(value)
+    except Exception:  # a broken __repr__ of the caller's object must not hide the real error
+        return f"<{type(value).__name__} object>"

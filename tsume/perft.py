@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+from .arguments import check_depth
+from .errors import ArgumentError
 from .position import Position
 
 __all__ = ["perft", "divide"]
 
 
-def perft(pos: Position, depth: int) -> int:
-    """The number of move sequences of length ``depth`` from ``pos``.
+def _checked(pos: object, depth: object) -> tuple[Position, int]:
+    # The public functions take ``object`` so that compiled code reports a
+    # wrong argument as a TsumeError, as the pure-Python engine does, not a TypeError.
+    if not isinstance(pos, Position):
+        raise ArgumentError(f"perft needs a Position, not {type(pos).__name__}")
+    return pos, check_depth(depth)
+
+
+def perft(pos: object, depth: object) -> int:
+    """The number of move sequences of length ``depth`` (>= 0) from ``pos``.
 
     Every move, leaves included, is made and unmade (no bulk counting), and
     the game repetition rule applies when the variant has it.
     """
+    return _perft(*_checked(pos, depth))
+
+
+def _perft(pos: Position, depth: int) -> int:
     if depth <= 0:
         return 1
     n = 0
@@ -26,16 +40,19 @@ def perft(pos: Position, depth: int) -> int:
         return n
     for m in pos.legal_moves():
         push(m)
-        n += perft(pos, depth - 1)
+        n += _perft(pos, depth - 1)
         pop()
     return n
 
 
-def divide(pos: Position, depth: int) -> dict[str, int]:
-    """Perft split by first move: ``{move string: count}``."""
+def divide(pos: object, depth: object) -> dict[str, int]:
+    """Perft split by first move: ``{move string: count}`` (empty at depth 0)."""
+    p, d = _checked(pos, depth)
     out: dict[str, int] = {}
-    for m in pos.legal_moves():
-        pos.push(m)
-        out[pos.move_str(m)] = perft(pos, depth - 1)
-        pos.pop()
+    if d == 0:
+        return out
+    for m in p.legal_moves():
+        p.push(m)
+        out[p.move_str(m)] = _perft(p, d - 1)
+        p.pop()
     return out

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .errors import IllegalMoveError, PositionError
+from .arguments import check_flag
+from .errors import IllegalMoveError, PositionError, quote
 from .notation import format_board, format_hands, format_move, parse_move, parse_position
 from .tables import BLACK, HOP, SLIDE, WHITE, Tables, tables_for
 from .variant import ITO, Variant, get_variant
@@ -59,7 +60,9 @@ class Position:
 
     # --- construction ---------------------------------------------------
 
-    def __init__(self, text: str | None | object = None, variant: Variant | str = ITO, *, validate: bool = True) -> None:
+    def __init__(
+        self, text: str | None | object = None, variant: Variant | str | object = ITO, *, validate: bool | object = True
+    ) -> None:
         """Read a position string (default: the variant's start position).
 
         Raises :class:`~tsume.errors.PositionError` for a string that cannot be
@@ -67,10 +70,11 @@ class Position:
         arise (too many pieces, two kings of a side, the side not to move in
         check).
         """
-        # ``text`` admits ``object`` so that compiled code reports a non-string
-        # as a PositionError, as the pure-Python engine does, not a TypeError.
+        # The arguments admit ``object`` so that compiled code reports a wrong
+        # type as a TsumeError, as the pure-Python engine does, not a TypeError.
         if text is _BLANK:
             return
+        check = check_flag(validate, "validate")
         variant = get_variant(variant)
         if text is None:
             if variant.start is None:
@@ -83,7 +87,7 @@ class Position:
         self.turn = parsed.turn
         self._first_move = parsed.move_number
         self._rebuild()
-        if validate:
+        if check:
             self._validate()
 
     @classmethod
@@ -1191,7 +1195,7 @@ class Position:
         """The move string of a move int."""
         return format_move(m, self.t)
 
-    def parse_move(self, text: str) -> int:
+    def parse_move(self, text: str | object) -> int:
         """Read a move string and check it is legal here.
 
         Raises :class:`~tsume.errors.MoveError` for a malformed string and
@@ -1199,7 +1203,7 @@ class Position:
         """
         m = parse_move(text, self.t)
         if m not in self.legal_moves():
-            raise IllegalMoveError(f"move {text!r} is not legal for {COLOUR_NAMES[self.turn]} in {self.fen()}: {self._why_illegal(m)}")
+            raise IllegalMoveError(f"move {quote(text)} is not legal for {COLOUR_NAMES[self.turn]} in {self.fen()}: {self._why_illegal(m)}")
         return m
 
     def _why_illegal(self, m: int) -> str:
@@ -1238,7 +1242,7 @@ class Position:
         finally:
             self.pop()
 
-    def push_str(self, text: str) -> int:
+    def push_str(self, text: str | object) -> int:
         """Read a move string, check it is legal, make it and return the move int."""
         m = self.parse_move(text)
         self.push(m)

@@ -1,10 +1,10 @@
-"""Text diagrams of positions."""
+"""Positions for people and programs: text diagrams and JSON-ready descriptions."""
 
 from __future__ import annotations
 
 from .position import BLACK, COLOUR_NAMES, WHITE, Position
 
-__all__ = ["diagram", "hand_text"]
+__all__ = ["diagram", "hand_text", "describe", "sorted_moves"]
 
 
 def hand_text(pos: Position, colour: int) -> str:
@@ -55,3 +55,28 @@ def diagram(pos: Position, compact: bool = False) -> str:
     lines.append(f"{to_move} to move{status} (move {pos.move_number}); Black moves toward square 1")
     lines.append(f"Position: {pos.fen()}")
     return "\n".join(lines)
+
+
+def sorted_moves(pos: Position) -> list[int]:
+    """The legal moves in display order: board moves by from- then to-square, then drops."""
+    return sorted(pos.legal_moves(), key=lambda m: (m & 127 == 0, m & 127, m >> 7))
+
+
+def describe(pos: Position) -> dict:
+    """What ``tsume show --json`` prints: a dict of plain values (see docs/notation.md)."""
+    moves = sorted_moves(pos)
+    in_check = pos.is_check()
+    return {
+        "position": pos.fen(),
+        "variant": pos.variant.spec,
+        "title": pos.variant.title,
+        "squares": pos.n,
+        "side_to_move": COLOUR_NAMES[pos.turn].lower(),
+        "move_number": pos.move_number,
+        "hands": {"black": pos.hand_string(BLACK), "white": pos.hand_string(WHITE).lower()},
+        "board": [pos.piece_at(s) for s in range(1, pos.n + 1)],
+        "in_check": in_check,
+        "checkmate": in_check and not moves,
+        "stalemate": not in_check and not moves,
+        "legal_moves": [pos.move_str(m) for m in moves],
+    }

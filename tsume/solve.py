@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .arguments import check_limits, check_search_arguments
 from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
 from .dfpn import DISPROVEN, INF, PROVEN, DfPn, Options, SearchLimit
 from .position import Position
@@ -325,8 +326,10 @@ def solve(
     letters).  ``max_length`` bounds the counted length (plies).  Limits stop
     the search with status ``unknown``.  ``progress`` is called every
     ``progress_interval`` seconds (checked every 1024 nodes) with the
-    statistics so far.
+    statistics so far.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
+    time_limit, node_limit, memory_limit_mb, max_length = check_limits(time_limit, node_limit, memory_limit_mb, max_length)
+    check_search_arguments(progress, progress_interval, options, all_first_moves=all_first_moves, variations=variations)
     pos = tsume_position(position, variant, defender_hand=defender_hand)
     engine = DfPn(
         pos,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from .errors import VariantError
+from .errors import VariantError, quote
 
 __all__ = [
     "Ride",
@@ -150,11 +150,13 @@ class Variant:
 
     def with_options(self, **options: object) -> "Variant":
         """A copy with rule switches changed, e.g. ``ITO.with_options(drop_mate=False)``."""
-        for key in options:
+        for key, value in options.items():
             if key not in self.switches:
                 raise VariantError(
-                    f"variant {self.name} has no switch {key!r} (switches: {', '.join(self.switches)})"
+                    f"variant {self.name} has no switch {quote(key)} (switches: {', '.join(self.switches)})"
                 )
+            if key != "stalemate" and not isinstance(value, bool):
+                raise VariantError(f"switch {key} takes True or False, not {quote(value)}")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
     @property
@@ -262,18 +264,21 @@ _SWITCH_VALUES = {
 }
 
 
-def get_variant(spec: "str | Variant") -> Variant:
+def get_variant(spec: object) -> Variant:
     """The variant named by ``spec``: ``NAME`` or ``NAME:switch=value,...``.
 
     Examples: ``ito``, ``ito:drop_mate=no``, ``ito:stalemate=loss``,
-    ``rutherford:repetition=off``.
+    ``rutherford:repetition=off``.  A :class:`Variant` is returned as it is;
+    anything else raises :class:`VariantError`.
     """
     if isinstance(spec, Variant):
         return spec
+    if not isinstance(spec, str):
+        raise VariantError(f"variant must be a name such as 'ito' or a Variant, not {type(spec).__name__}")
     name, _, opts = spec.strip().partition(":")
     base = VARIANTS.get(name.strip().lower())
     if base is None:
-        raise VariantError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
+        raise VariantError(f"unknown variant {quote(name)} (known: {', '.join(VARIANTS)})")
     if not opts:
         return base
     options: dict[str, object] = {}
@@ -282,17 +287,17 @@ def get_variant(spec: "str | Variant") -> Variant:
         key = key.strip().replace("-", "_").lower()
         raw = raw.strip().lower()
         if not eq or not key:
-            raise VariantError(f"variant switch {item!r} is not of the form name=value")
+            raise VariantError(f"variant switch {quote(item)} is not of the form name=value")
         if key not in base.switches:
             raise VariantError(
-                f"variant {base.name} has no switch {key!r} (switches: {', '.join(base.switches)})"
+                f"variant {base.name} has no switch {quote(key)} (switches: {', '.join(base.switches)})"
             )
         if key == "stalemate":
             if raw not in ("illegal", "loss"):
-                raise VariantError(f"switch stalemate takes 'illegal' or 'loss', not {raw!r}")
+                raise VariantError(f"switch stalemate takes 'illegal' or 'loss', not {quote(raw)}")
             options[key] = raw
         else:
             if raw not in _SWITCH_VALUES:
-                raise VariantError(f"switch {key} takes yes or no, not {raw!r}")
+                raise VariantError(f"switch {key} takes yes or no, not {quote(raw)}")
             options[key] = _SWITCH_VALUES[raw]
     return base.with_options(**options)

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .arguments import check_limits, check_max_length, check_search_arguments, check_solution
 from .collection import Problem
 from .conventions import hand_count, tsume_position
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
@@ -271,6 +272,7 @@ def verify(
     longer_with_leftover_ok: bool = False,
     time_limit: float | None = None,
     node_limit: int | None = None,
+    memory_limit_mb: float | None = None,
     progress: Callable[[dict], None] | None = None,
     options: Options | None = None,
     fail_fast: bool = False,
@@ -285,9 +287,17 @@ def verify(
     in the variations.  ``longer_with_leftover_ok`` switches on the "2 plies
     longer, pieces left" exception.  ``time_limit`` (seconds) and
     ``node_limit`` bound the whole verification; what they stop is reported
-    as ``unknown``.  ``fail_fast`` stops at the first defect (the report is
+    as ``unknown``; ``memory_limit_mb`` bounds the search table as in
+    ``solve()``.  ``fail_fast`` stops at the first defect (the report is
     then incomplete but its verdict, ``unsound``, is right): for composing.
+    A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
+    time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
+    length, solution = check_max_length(length, "length"), check_solution(solution)
+    check_search_arguments(progress, options=options, strict=strict, fail_fast=fail_fast,
+                           longer_with_leftover_ok=longer_with_leftover_ok)
+    if variant is not None:
+        get_variant(variant)
     pid = None
     if isinstance(problem, Problem):
         pid = problem.id
@@ -303,7 +313,8 @@ def verify(
     var = get_variant(variant) if isinstance(variant, str) else variant
     pos = tsume_position(text, var, defender_hand=defender_hand)
     started = time.perf_counter()
-    engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, progress=progress, options=options)
+    engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
+                  progress=progress, options=options)
     report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
     settings = _Settings(strict, longer_with_leftover_ok)
     report.findings = _Findings(fail_fast)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..arguments import check_limits, check_search_arguments
 from ..conventions import tsume_position
 from ..errors import TsumeError
 from ..notation import make_move
@@ -215,7 +216,9 @@ def sat_solve(
     counting every interposition.  ``max_length`` is required."""
     from ..solve import MATE, NOMATE, UNKNOWN_STATUS, Result
 
-    if max_length is None or max_length < 1:
+    time_limit, _, _, max_length = check_limits(time_limit, None, None, max_length)
+    check_search_arguments(all_first_moves=all_first_moves, mainline=mainline)
+    if max_length is None:
         raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
     pos = tsume_position(position, variant, defender_hand=defender_hand)
     started = time.perf_counter()
