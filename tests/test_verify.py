@@ -205,7 +205,7 @@ def test_cli_json_and_exit_status(tmp_path):
 @pytest.mark.parametrize(
     "args, says",
     [
-        (("nosuchfile",), "no file named"),
+        (("nosuchfile",), "no such file"),
         (("k1P28 b - 1", "--id", "x"), "--id needs a collection FILE"),
         (("k1P2 b - 1",), "board"),
         ((ITO05, "--solution", "G*7 3-2", "--variant", "chess"), "variant"),

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .collection import find, load
+from .collection import find, load, locate
 from .errors import TsumeError
 from .perft import divide, perft
 from .position import Position
@@ -149,7 +149,7 @@ def _load_problem(position: str | None, file: str | None, pid: str | None, varia
     if file is not None:
         if position is not None:
             raise TsumeError("give either POSITION or --file/--id, not both")
-        problems = load(file)
+        problems = load(locate(file))
         if pid is None:
             if len(problems) != 1:
                 raise TsumeError(f"{file}: holds {len(problems)} problems; choose one with --id")
@@ -341,8 +341,8 @@ def verify_command(
     from .collection import Problem
     from .verify import UNKNOWN, UNSOUND, format_report, verify
 
-    if os.path.isfile(target):
-        problems = load(target)
+    if os.path.isfile(target) or " " not in target.strip():  # a file, or a bundled collection's name
+        problems = load(locate(target))
         if pid is not None:
             problems = [find(problems, pid, target)]
         if stated_length is not None or solution is not None:
@@ -350,8 +350,6 @@ def verify_command(
     else:
         if pid is not None:
             raise TsumeError(f"--id needs a collection FILE; no file named {target!r}")
-        if " " not in target.strip():
-            raise TsumeError(f"no file named {target!r}, and it is not a position string")
         problems = [Problem(id="position", position=target, variant=variant_spec or "ito",
                             length=stated_length, solution=solution.split() if solution else None)]
     reports = []
