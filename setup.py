@@ -7,6 +7,11 @@ the solver about 3 times as fast (docs/performance.md).  There is no second
 implementation to keep in step: the ``.py`` files stay the source and the
 pure-Python fallback.
 
+The bundled problem collections (``problems/*.tsume``, their one source in
+the repository) are copied into the built package as ``tsume/problems/``, so
+that a plain (non-editable) install carries them; ``tsume.collection.locate``
+finds them there, or beside the package in a source checkout.
+
 * ``TSUME_PURE_PYTHON=1`` at install time skips compilation.
 * Without mypy or a working C compiler the install goes on in pure Python,
   with a warning, rather than failing.
@@ -14,13 +19,17 @@ pure-Python fallback.
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsume"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+sys.path.insert(0, os.path.join(HERE, "tsume"))
 from _native import COMPILED, pure_python_requested, record_sources  # noqa: E402  (the list lives with the loader)
 
 sys.path.pop(0)
@@ -41,6 +50,34 @@ class _OptionalBuildExt(build_ext):
             self.extensions = []
 
 
+class _BuildPyWithProblems(build_py):
+    """Also put the bundled collections into the built package, as ``tsume/problems/*.tsume``."""
+
+    def _problems(self) -> list[tuple[str, str]]:
+        """(source, destination) of each bundled collection."""
+        target = os.path.join(self.build_lib, "tsume", "problems")
+        return [(src, os.path.join(target, os.path.basename(src)))
+                for src in sorted(glob.glob(os.path.join(HERE, "problems", "*.tsume")))]
+
+    def run(self) -> None:
+        super().run()
+        # An editable install runs from the checkout, whose problems/ it reads directly.
+        if getattr(self, "editable_mode", False):
+            return
+        problems = self._problems()
+        if not problems:
+            raise SystemExit("tsume: no problems/*.tsume to bundle (an incomplete source tree?)")
+        self.mkpath(os.path.dirname(problems[0][1]))
+        for src, dst in problems:
+            self.copy_file(src, dst)
+
+    def get_outputs(self, include_bytecode: bool = True) -> list[str]:
+        outputs = super().get_outputs(include_bytecode)
+        if getattr(self, "editable_mode", False):
+            return outputs
+        return outputs + [dst for _, dst in self._problems()]
+
+
 def _extensions() -> list:
     if pure_python_requested():
         return []
@@ -57,4 +94,4 @@ def _extensions() -> list:
     return mypycify(["--follow-imports=silent", *paths], opt_level="3", group_name="tsume")
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": _OptionalBuildExt})
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _OptionalBuildExt, "build_py": _BuildPyWithProblems})

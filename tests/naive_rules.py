@@ -1,6 +1,6 @@
 """A naive, independent reference implementation of the move rules.
 
-Written from ``/work/shared/RULES.md`` only (not from the engine), to serve as a
+Written from the rules as ``docs/rules.md`` states them (not from the engine), to serve as a
 trusted oracle for the fast engine in :mod:`tsume.position`.  Everything here is
 deliberately simple and slow: positions are plain Python lists, every make-move
 copies the whole position, and king safety is decided by generating every enemy
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 FWD = {"b": -1, "w": 1}
 OTHER = {"b": "w", "w": "b"}
 
-# --- piece movements, straight from the tables of RULES.md ---------------------
+# --- piece movements, straight from the tables of docs/rules.md ----------------
 #
 # A movement is one of:
 #   ("leap", d)                    reach offset d whatever stands between
@@ -161,7 +161,7 @@ def to_string(pos: NaivePosition, move_number: int | None = 1) -> str:
         out.append(str(empty))
     hand = ""
     for s in ("b", "w"):
-        for letter in pos.rules.set_count:  # the order of the tables in RULES.md
+        for letter in pos.rules.set_count:  # the order of the tables in docs/rules.md
             c = pos.hands[s].get(letter, 0)
             if c:
                 hand += (str(c) if c > 1 else "") + (letter if s == "b" else letter.lower())

@@ -32,7 +32,7 @@ def moves_from(p: Position, sq: int, **kw) -> set[str]:
 
 
 def drops(p: Position, **kw) -> set[str]:
-    # RULES.md does not fix the letter case of a White drop; compare uppercase.
+    # The rules do not fix the letter case of a White drop; compare uppercase.
     return {s.upper() for s in moves(p, **kw) if "*" in s}
 
 

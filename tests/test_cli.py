@@ -148,7 +148,7 @@ def test_bad_option_values_one_line(args, capsys):
 
 def test_show_rutherford_white_king_on_last_square():
     # Black K 1, White k 20, White to move: a legal position (White is simply
-    # stalemated, RULES.md: a win for Black).  Must not crash.
+    # stalemated, docs/rules.md: a win for Black).  Must not crash.
     result = run("show", "--variant", "rutherford", "K18k w - 1")
     assert "Traceback" not in result.output + result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit)

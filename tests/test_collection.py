@@ -33,24 +33,90 @@ def test_read_fields_and_defaults():
     assert first.source == "x.tsume:4"
 
 
+P = "k1P2H25 b G"  # a valid Ito position (mate in 1)
+
+
 @pytest.mark.parametrize(
     "text, where",
     [
-        ("[a]\nposition: x\nlenght: 3\n", "x.tsume:3: unknown key 'lenght'"),
-        ("[a]\nposition: x\n[a]\nposition: y\n", "x.tsume:3: duplicate problem id [a] (first at line 1)"),
-        ("[a]\nlength: 3\n", "x.tsume:1: problem [a] has no 'position'"),
+        (f"[a]\nposition: {P}\nlenght: 3\n", "x.tsume:3: [a] unknown key 'lenght'"),
+        (f"[a]\nposition: {P}\n[a]\nposition: {P}\n", "x.tsume:3: duplicate problem id [a] (first at line 1)"),
+        ("[a]\nlength: 3\n", "x.tsume:1: [a] has no 'position'"),
         ("[a b]\n", "x.tsume:1: bad problem id"),
-        ("[a]\nposition: x\nlength: three\n", "x.tsume:3: length must be a positive whole number"),
+        (f"[a]\nposition: {P}\nlength: three\n", "x.tsume:3: [a]: length: expected a whole number"),
+        # isdigit() is true for '²' and int() refuses it; 4,301 digits pass
+        # isdigit() and exceed int()'s limit.
+        (f"[a]\nposition: {P}\nlength: \u00b2\n", "x.tsume:3: [a]: length: expected a whole number"),
+        (f"[a]\nposition: {P}\nlength: \u0661\n", "x.tsume:3: [a]: length: expected a whole number"),
+        (f"[a]\nposition: {P}\nlength: {'9' * 4301}\n", "x.tsume:3: [a]: length has 4,301 digits"),
+        (f"[a]\nposition: {P}\nlength: 0\n", "x.tsume:3: [a]: length must be at least 1 ply"),
         ("position: x\n", "x.tsume:1: only 'variant' may come before the first [id]"),
-        ("[a]\nposition x\n", "x.tsume:2: expected 'key: value'"),
-        ("[a]\nvariant: chess\nposition: x\n", "x.tsume:2: unknown variant 'chess'"),
+        ("[a]\nposition x\n", "x.tsume:2: [a] expected 'key: value'"),
+        (f"[a]\nvariant: chess\nposition: {P}\n", "x.tsume:2: [a] unknown variant 'chess'"),
+        (f"variant: chess\n[a]\nposition: {P}\n", "x.tsume:1: unknown variant 'chess'"),
+        # The position and the defender's hand are read at load time, with the
+        # problem's variant, and named by file, line and id.
+        (f"[ok]\nposition: {P}\n\n[bad]\nposition: k1P2H25 b X\n", "x.tsume:5: [bad] position: hands: unknown piece letter 'X'"),
+        ("[a]\nposition: K1p2h25 b G\n", "x.tsume:2: [a] position: tsume: the defender (White) has no king"),
+        # Counts the hash tables cannot hold, and digits int() refuses, inside a position or hand.
+        (f"[a]\nposition: {P}\ndefender: 30P\n", "x.tsume:3: [a] defender '30P': hands: 30 p"),
+        ("[a]\nposition: k29K b \u00b2P 1\n", "x.tsume:2: [a] position: hands"),
+        (f"[a]\nvariant: rutherford\nposition: {P}\n", "x.tsume:3: [a] position: board: unknown piece letter 'H'"),
+        (f"[a]\nposition: {P}\ndefender: 2P\n", "x.tsume:3: [a] defender '2P': position: 3 pieces of kind P"),
+        (f"[a]\nposition: {P}\ndefender: Q\n", "x.tsume:3: [a] defender 'Q': hands: unknown piece letter"),
+        # No problem at all.
+        ("", "x.tsume: holds no problem"),
+        ("# only a comment\nvariant: ito\n", "x.tsume: holds no problem"),
     ],
 )
-def test_errors_name_file_and_line(text, where):
+def test_errors_name_file_line_and_problem(text, where):
     with pytest.raises(CollectionError) as exc:
         loads(text, "x.tsume")
-    assert str(exc.value).startswith(where)
-    assert "\n" not in str(exc.value)
+    assert str(exc.value).startswith(where), str(exc.value)
+    assert "\n" not in str(exc.value) and len(str(exc.value)) < 300
+
+
+def test_lines_are_counted_by_newlines_only():
+    # \f, \v, \x1c-\x1e, \x85, U+2028 and U+2029 end a line for str.splitlines(),
+    # not for an editor: line numbers must agree with the editor's.
+    odd = "\f\v\x1c\x1d\x1e\x85\u2028\u2029"
+    text = f"# a comment with odd breaks {odd}\r\n[a]\r\nposition: {P}\r\nlenght: 1\r\n"
+    with pytest.raises(CollectionError, match=r"^x\.tsume:4: \[a\] unknown key"):
+        loads(text, "x.tsume")
+    (a,) = loads(f"# {odd}\n[a]\r\nposition: {P}\r\ntitle: odd {odd} breaks\r\n", "x.tsume")
+    assert a.source == "x.tsume:2" and a.position == P
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.tsume"
+    path.write_bytes(b"\xef\xbb\xbf[a]\nposition: " + P.encode() + b"\n")
+    (a,) = load(path)
+    assert a.id == "a" and a.source == f"{path}:1"
+
+
+def test_not_utf8_names_the_line_and_offset(tmp_path):
+    path = tmp_path / "latin1.tsume"
+    data = f"[a]\nposition: {P}\ntitle: caf".encode() + b"\xe9\n"
+    path.write_bytes(data)
+    with pytest.raises(CollectionError) as exc:
+        load(path)
+    offset = data.index(b"\xe9")
+    assert str(exc.value) == f"{path}:3: not UTF-8 text (byte 0xe9 at offset {offset})"
+
+
+def test_an_empty_collection_file_is_refused_and_the_cli_exits_2(tmp_path, capsys):
+    from tsume.cli import run
+
+    path = tmp_path / "empty.tsume"
+    path.write_text("# nothing yet\n")
+    with pytest.raises(CollectionError, match="holds no problem"):
+        load(path)
+    for command in (["solve", "--file", str(path)], ["verify", str(path)]):
+        with pytest.raises(SystemExit) as exc:
+            run([*command, "-q"])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"{path}: holds no problem" in err and len(err.strip().splitlines()) == 1
 
 
 def test_save_is_atomic_round_trip_and_keeps_a_normal_mode(tmp_path):
@@ -79,3 +145,77 @@ def test_cli_solves_from_a_collection(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         run(["solve", "--file", str(path), "--id", "nope", "-q"])
     assert exc.value.code == 2
+
+
+def _temporaries(folder, name="c.tsume"):
+    return sorted(f.name for f in folder.iterdir() if f.name.startswith(f".{name}.tsume-save-"))
+
+
+# Saves one of two versions of a collection (2,000 and 1,999 problems) in an
+# endless loop, and says "ready" after the first.
+SAVER = """
+import sys
+from tsume.collection import Problem, save
+problems = [Problem(id=f"p{i}", position="k1P2H25 b G", notes="x" * 2000) for i in range(2000)]
+i = 0
+while True:
+    save(sys.argv[1], problems[: 2000 - i % 2])
+    if i == 0:
+        print("ready", flush=True)
+    i += 1
+"""
+
+
+def test_a_save_killed_mid_write_leaves_a_whole_file_and_its_temporary_goes_at_the_next_save(tmp_path):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tsume.collection import dumps
+
+    path = tmp_path / "c.tsume"
+    problems = [Problem(id=f"p{i}", position="k1P2H25 b G", notes="x" * 2000) for i in range(2000)]
+    versions = {dumps(problems), dumps(problems[:1999])}
+    rng = random.Random(10)
+    left_behind = 0
+    for kill in range(40):
+        child = subprocess.Popen([sys.executable, "-c", SAVER, str(path)], stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline() == "ready\n"
+        # Each new saver's first save removed the temporaries of the one before.
+        assert len(_temporaries(tmp_path)) <= 1
+        time.sleep(rng.uniform(0, 0.05))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        assert path.read_text() in versions  # the old file or the new one, never a part
+        left_behind += len(_temporaries(tmp_path))
+        if left_behind >= 3 and kill >= 7:
+            break
+    # The kills did interrupt saves mid-write (else this test proves nothing).
+    assert left_behind >= 3
+    save(path, problems[:5])
+    assert _temporaries(tmp_path) == [] and len(load(path)) == 5
+
+
+def test_save_keeps_a_live_writers_temporary_and_removes_a_dead_ones(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "c.tsume"
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(done.stdout)  # reaped: no process has it (unless reused at once)
+    dead = tmp_path / f".c.tsume.tsume-save-{dead_pid}-abc_123.tmp"
+    live = tmp_path / f".c.tsume.tsume-save-{os.getppid()}-abc_123.tmp"  # our parent: alive
+    other = tmp_path / f".d.tsume.tsume-save-{dead_pid}-abc_123.tmp"  # another collection's
+    mine = tmp_path / "notes.tmp"  # not a temporary of save()
+    for f in (dead, live, other, mine):
+        f.write_text("partial")
+    save(path, [Problem(id="z", position="k1P2H25 b G")])
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(["c.tsume", live.name, other.name, mine.name])
+    # A live writer's temporary is removed once it is too old to be a save in progress.
+    old = os.stat(live).st_mtime - 3600
+    os.utime(live, (old, old))
+    save(path, [Problem(id="z", position="k1P2H25 b G")])
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(["c.tsume", other.name, mine.name])

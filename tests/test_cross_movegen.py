@@ -1,6 +1,6 @@
 """Cross-check the engine's move generation against the naive reference rules.
 
-The oracle is :mod:`naive_rules` (written from RULES.md alone); the positions come
+The oracle is :mod:`naive_rules` (written from docs/rules.md alone); the positions come
 from :mod:`random_positions` (seeded, so every run checks the same positions).
 Each comparison runs over chunks of positions and reports the first few
 disagreements with their position strings, so a failure names something to look at.
@@ -150,7 +150,7 @@ def test_engine_ito_start_perft_repetition_default():
 
 # --- hand-made cases ---------------------------------------------------------------
 
-# (position, variant, square, destinations worked out by hand from RULES.md)
+# (position, variant, square, destinations worked out by hand from docs/rules.md)
 HAND_DESTINATIONS = [
     # Korean cannon on 10: 9-7 empty, screen on 6, then empties 5-2 and the king on 1;
     # backwards its only piece is its own king on 31, with nothing beyond.
@@ -207,8 +207,8 @@ def test_legality_by_hand(text, spec, legal, illegal):
     ("P1k28 w - 1", {"3-2", "3-4", "3-5"}),
 ])
 def test_ito_stalemate_rule_with_kingless_opponent(text, expected):
-    """RULES.md: "a move or drop is illegal if afterwards the opponent is not in check
-    and has no move that keeps its own king safe".  The project reads this for a side
+    """docs/rules.md: a move or drop is illegal if afterwards the opponent is out of check
+    with no move that keeps its own king safe.  The project reads this for a side
     that has a king: a side without one (a tsume attacker usually has none) is never
     stalemated (docs/rules.md, decision 4).  Read literally, the defender could not
     take a kingless attacker's last piece.

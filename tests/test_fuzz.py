@@ -32,8 +32,6 @@ def test_fuzz_library():
     assert len(tally.tsume_errors) >= 5  # and meets most kinds of error
 
 
-@pytest.mark.xfail(strict=True, reason="collection.loads reads `length: ²` with int(): the collections branch "
-                   "(item 4) fixes it, pointed at tsume.notation.ascii_int; remove this mark when merged")
 def test_fuzz_collections():
     tally = Tally()
     run_library(tally, Generator(random.Random(SEED)), 600, ("loads",))

@@ -146,7 +146,8 @@ def test_hash_depends_on_side_and_hands():
 
 
 def test_fen_round_trip():
-    # RULES.md does not say how the move number counts, so it is left out here.
+    # How the move number counts is our decision (docs/rules.md, decision 8), not a
+    # rule of the games, so it is left out here.
     p = Position()
     assert p.fen() == ITO_START
     p.push_str("19-18")

@@ -1,6 +1,6 @@
-"""Ito Shogi (2022) rules, checked against move lists derived by hand from RULES.md.
+"""Ito Shogi (2022) rules, checked against move lists derived by hand from docs/rules.md.
 
-Conventions used in every comment below (RULES.md, "Board and sides"):
+Conventions used in every comment below (docs/rules.md, "What both games share"):
 squares 1..31, Black (uppercase) moves toward square 1, so for Black "+k"
 means square - k; White (lowercase) moves toward 31, so for White "+k" means
 square + k.  Every expected list was worked out by hand from the piece table;

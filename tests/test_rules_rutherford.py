@@ -2,7 +2,7 @@
 
 Squares 1..N (N from the position string).  Black (uppercase) moves toward
 square 1, so for Black "+k" means square - k; White toward N (square + k).
-Every expected list below was worked out by hand from RULES.md.
+Every expected list below was worked out by hand from docs/rules.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hand-built tsume problems, one or more per solver convention.
 
-Every problem below was worked out by hand from /work/shared/RULES.md and the
+Every problem below was worked out by hand from docs/rules.md (section 4) and the
 conventions stated in the docstring of :mod:`tsume.reference`; the reasoning is
 in the comments.  Each one is solved by BOTH solvers: :func:`check` runs
 ``reference_solve`` (the plain exhaustive search) and ``solve()`` (df-pn),
@@ -8,7 +8,7 @@ asserts that they agree (status, length, main line, leftover, and the set of
 first moves that mate within the bound, with their lengths), and the test then
 asserts the hand-derived answer.
 
-Reminders used throughout (RULES.md):
+Reminders used throughout (docs/rules.md):
 
 * squares 1..N, square 1 is White's home end.  Black (uppercase, the attacker in
   every problem here) moves toward square 1, so a Black piece's "forward k" is

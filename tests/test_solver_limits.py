@@ -5,7 +5,7 @@ from __future__ import annotations
 from tsume.solve import solve
 
 NINE = "7H1+F2k18 b TCG 1"  # a 9-ply Ito problem (tsume generator, seed 27)
-THIRTEEN = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford problem (problems/examples.tsume)
+THIRTEEN = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford problem (with yozume: dropped from the examples)
 
 
 def test_node_limit_gives_unknown_and_exit_code():

@@ -101,7 +101,7 @@ def test_a_limit_makes_every_open_question_unknown_never_sound():
 
 
 def test_fail_fast_stops_at_the_first_defect():
-    pos = "l3k1n+P1S15 b PL 1"  # rutherford-13 of examples.tsume: yozume at ply 1
+    pos = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford mate with yozume at ply 1
     r = verify(pos, variant="rutherford", fail_fast=True)
     assert r.verdict == "unsound"
     defects = [f for f in r.findings if f.severity == "defect"]

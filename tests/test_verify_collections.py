@@ -1,5 +1,6 @@
-"""The bundled collections: the seed problems are sound, and each deliberately
-flawed problem shows exactly the finding kind its ``expect-<kind>`` tag names.
+"""The bundled collections: the seed problems and the examples are sound, and each
+deliberately flawed problem shows exactly the finding kind its ``expect-<kind>``
+tag names.
 
 problems/flawed.tsume holds every finding kind at least twice; its problems
 were chosen so that each shows that one kind and no other, so these tests are
@@ -19,6 +20,7 @@ from tsume.verify import verify
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
 FLAWED = load(PROBLEMS / "flawed.tsume")
 SEEDS = {v: load(PROBLEMS / f"seed-{v}.tsume") for v in ("ito", "rutherford")}
+EXAMPLES = load(PROBLEMS / "examples.tsume")
 # Verdict each kind leads to when it is the only finding (default switches).
 VERDICT = {
     "no-mate": "unsound",
@@ -72,3 +74,25 @@ def test_a_seed_problem_is_sound(problem):
     r = verify(problem)
     assert r.verdict == "sound", [f.message for f in r.findings]
     assert r.length == problem.length and r.mainline == problem.solution
+
+
+def test_the_examples_show_both_games_drops_and_a_long_mate():
+    assert {p.variant for p in EXAMPLES} == {"ito", "rutherford"}
+    assert any(any("*" in m for m in p.solution) for p in EXAMPLES)
+    assert max(p.length for p in EXAMPLES) >= 9 and len({p.length for p in EXAMPLES}) >= 3
+
+
+@pytest.mark.parametrize("problem", EXAMPLES, ids=lambda p: p.id)
+def test_an_example_verifies_as_its_tags_say(problem):
+    # The README's showcase: sound, with the stated length and solution, unless
+    # tagged expect-<kind> as an example of that flaw (as in flawed.tsume).
+    r = verify(problem)
+    kinds = expected_kinds(problem)
+    if kinds:
+        (kind,) = kinds
+        assert r.kinds == {kind}, [f.message for f in r.findings]
+        assert r.verdict == VERDICT[kind]
+        assert kind in (problem.notes or ""), "a flawed example says so in its notes"
+    else:
+        assert r.verdict == "sound", [f.message for f in r.findings]
+        assert r.length == problem.length and r.mainline == problem.solution

@@ -252,18 +252,6 @@ def _is_position_text(text: str) -> bool:
         return True
 
 
-def _locate(name: str) -> Path:
-    """:func:`tsume.collection.locate`, with a name the file system refuses
-    (too long, a NUL byte) reported as bad input rather than a crash."""
-    try:
-        return locate(name)
-    except (OSError, ValueError) as exc:
-        if isinstance(exc, TsumeError):
-            raise
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise TsumeError(f"cannot open the collection {quote(name)}: {reason}") from None
-
-
 def load_problems(
     position: str | None, file: str | None, pid: str | None, variant_spec: str | None, *, every: bool = False
 ) -> list[Problem]:
@@ -278,7 +266,7 @@ def load_problems(
     """
     if position is not None and file is None and not _is_position_text(position):
         try:
-            _locate(position)
+            locate(position)
         except TsumeError:
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
@@ -289,7 +277,7 @@ def load_problems(
     if file is not None:
         if position is not None:
             raise TsumeError("give either a POSITION or --file FILE, not both")
-        path = _locate(file)
+        path = locate(file)
         problems = load(path)
         if pid is not None:
             problems = [find(problems, pid, str(path))]

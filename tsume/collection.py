@@ -26,11 +26,13 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import TsumeError
+from .errors import TsumeError, quote
+from .notation import ascii_int
 from .variant import get_variant
 
 __all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
@@ -78,8 +80,22 @@ class Problem:
         return "\n".join(lines)
 
 
+#: The longest ``length:`` accepted, in digits: a million plies is far beyond any
+#: tsume, and a bound keeps int() away from Python's 4,300-digit limit.
+_LENGTH_DIGITS = 6
+
+
 def loads(text: str, name: str = "<string>") -> list[Problem]:
-    """Read a collection from text; errors name ``name`` and the line."""
+    """Read a collection from text; errors name ``name``, the line and the problem.
+
+    Lines are counted as editors count them: only ``\\n`` ends a line (a ``\\r``
+    before it is dropped), and a leading byte-order mark is ignored.  Every
+    problem's ``position`` and ``defender`` are read here, with its variant, so
+    that a bad one is reported with its file, line and id before any work
+    starts.  A collection with no problem is an error.
+    """
+    from .conventions import tsume_position
+
     problems: list[Problem] = []
     default_variant = "ito"
     current: dict[str, tuple[str, int]] | None = None
@@ -92,24 +108,37 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         pid, line_no = current_id
         where = f"{name}:{line_no}"
         if "position" not in current:
-            raise CollectionError(f"{where}: problem [{pid}] has no 'position'")
-        variant = current.get("variant", (default_variant, line_no))[0]
+            raise CollectionError(f"{where}: [{pid}] has no 'position'")
+        variant, variant_line = current.get("variant", (default_variant, line_no))
         try:
             get_variant(variant)
         except TsumeError as exc:
-            raise CollectionError(f"{name}:{current.get('variant', ('', line_no))[1]}: {exc}") from None
+            raise CollectionError(f"{name}:{variant_line}: [{pid}] {exc}") from None
         length = None
         if "length" in current:
             raw, ln = current["length"]
-            if not raw.isdigit() or int(raw) < 1:
-                raise CollectionError(f"{name}:{ln}: length must be a positive whole number of plies, not {raw!r}")
-            length = int(raw)
+            length = ascii_int(raw, "length", f"{name}:{ln}: [{pid}]", CollectionError, _LENGTH_DIGITS)
+            if length < 1:
+                raise CollectionError(f"{name}:{ln}: [{pid}]: length must be at least 1 ply, not {length}")
+        position, position_line = current["position"]
+        defender, defender_line = current.get("defender", (None, 0))
+        # Read the position as the solvers will, so that a bad one is named here
+        # (file, line, id) rather than part-way through a run.
+        try:
+            pos = tsume_position(position, variant)
+        except TsumeError as exc:
+            raise CollectionError(f"{name}:{position_line}: [{pid}] position: {exc}") from None
+        if defender is not None:
+            try:
+                tsume_position(pos, variant, defender_hand=defender)
+            except TsumeError as exc:
+                raise CollectionError(f"{name}:{defender_line}: [{pid}] defender {quote(defender)}: {exc}") from None
         problems.append(
             Problem(
                 id=pid,
-                position=current["position"][0],
+                position=position,
                 variant=variant,
-                defender=current.get("defender", (None, 0))[0],
+                defender=defender,
                 length=length,
                 solution=current["solution"][0].split() if "solution" in current else None,
                 title=current.get("title", (None, 0))[0],
@@ -120,39 +149,50 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
             )
         )
 
-    for line_no, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    # split("\n"), not splitlines(): the latter also breaks at \f, \x85, U+2028
+    # and others, and the line numbers would disagree with the user's editor.
+    for line_no, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()  # also drops the \r of a \r\n ending
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
             if not line.endswith("]"):
-                raise CollectionError(f"{name}:{line_no}: problem header must be '[id]', got {line!r}")
+                raise CollectionError(f"{name}:{line_no}: problem header must be '[id]', got {quote(line)}")
             finish()
             pid = line[1:-1].strip()
-            if not _ID_RE.match(pid):
-                raise CollectionError(f"{name}:{line_no}: bad problem id {pid!r} (letters, digits, '.', '_', '-')")
+            if not _ID_RE.fullmatch(pid):
+                raise CollectionError(f"{name}:{line_no}: bad problem id {quote(pid)} (letters, digits, '.', '_', '-')")
             if pid in seen:
                 raise CollectionError(f"{name}:{line_no}: duplicate problem id [{pid}] (first at line {seen[pid]})")
             seen[pid] = line_no
             current_id = (pid, line_no)
             current = {}
             continue
+        in_problem = f"[{current_id[0]}] " if current_id else ""
         key, colon, value = line.partition(":")
         key = key.strip().lower()
         if not colon:
-            raise CollectionError(f"{name}:{line_no}: expected 'key: value', got {line!r}")
+            raise CollectionError(f"{name}:{line_no}: {in_problem}expected 'key: value', got {quote(line)}")
         if key not in KNOWN_KEYS:
-            raise CollectionError(f"{name}:{line_no}: unknown key {key!r} (known: {', '.join(KNOWN_KEYS)})")
+            raise CollectionError(f"{name}:{line_no}: {in_problem}unknown key {quote(key)} (known: {', '.join(KNOWN_KEYS)})")
         value = value.strip()
         if current is None:
             if key != "variant":
                 raise CollectionError(f"{name}:{line_no}: only 'variant' may come before the first [id]")
+            try:
+                get_variant(value)
+            except TsumeError as exc:
+                raise CollectionError(f"{name}:{line_no}: {exc}") from None
             default_variant = value
             continue
         if key in current:
-            raise CollectionError(f"{name}:{line_no}: key {key!r} given twice in [{current_id[0] if current_id else '?'}]")
+            raise CollectionError(f"{name}:{line_no}: {in_problem}key {key!r} given twice")
         current[key] = (value, line_no)
     finish()
+    if not problems:
+        raise CollectionError(f"{name}: holds no problem")
     return problems
 
 
@@ -174,28 +214,43 @@ def locate(name: str | os.PathLike) -> Path:
     """The collection file ``name`` names: an existing path, else a bundled
     collection by name (``examples`` or ``examples.tsume``), so that the
     bundled problems can be named from any folder after a plain install."""
+    if not isinstance(name, (str, os.PathLike)):
+        raise CollectionError(f"a collection is named by a path or a name, not {quote(name)}")
     p = Path(name)
-    if p.is_file():
-        return p
-    stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
-    if p.parent == Path("."):
-        for folder in _BUNDLED_DIRS:
-            candidate = folder / f"{stem}.tsume"
-            if candidate.is_file():
-                return candidate
+    try:
+        if p.is_file():
+            return p
+        stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
+        if p.parent == Path("."):
+            for folder in _BUNDLED_DIRS:
+                candidate = folder / f"{stem}.tsume"
+                if candidate.is_file():
+                    return candidate
+    except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
+        raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
     known = ", ".join(bundled_names()) or "none found"
-    raise CollectionError(f"{name}: no such file, and no bundled collection of that name (bundled: {known})")
+    raise CollectionError(f"{quote(str(name))}: no such file, and no bundled collection of that name (bundled: {known})")
 
 
 def load(path: str | os.PathLike) -> list[Problem]:
-    """Read a collection file."""
+    """Read a collection file (UTF-8, with or without a byte-order mark).
+
+    Raises :class:`CollectionError` naming the file and line: unreadable,
+    not UTF-8 (the line and byte offset of the first bad byte), malformed,
+    a bad position or defender's hand, or no problem at all.
+    """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise CollectionError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CollectionError(f"{p}: not UTF-8 text") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CollectionError(
+            f"{p}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,})"
+        ) from None
     return loads(text, str(p))
 
 
@@ -214,10 +269,63 @@ def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+#: Temporary files of save() are named ``.<target>.tsume-save-<pid>-<random>.tmp``:
+#: recognisable, so that the next save() removes those an interrupted one left.
+_TEMP_TAG = ".tsume-save-"
+#: A temporary whose writer still runs is left alone unless it is this old
+#: (seconds): the writer's pid may since have been reused by another process.
+_STALE_SECONDS = 600.0
+
+
+def _writer_alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be writing (unsure counts as yes)."""
+    if pid == os.getpid():
+        return True  # another thread of ours may be saving
+    if os.name != "posix":
+        return True  # no harmless probe (os.kill would end the process): rely on age
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists, run by someone else
+        return True
+    return True
+
+
+def _remove_stale_temporaries(p: Path) -> None:
+    """Remove the temporaries earlier save()s of ``p`` left when killed mid-write:
+    those whose writer is gone, or that are older than ``_STALE_SECONDS``."""
+    folder = p.parent
+    pattern = re.compile(re.escape(f".{p.name}{_TEMP_TAG}") + r"(\d{1,10})-[A-Za-z0-9_]+\.tmp")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return  # the write below reports an unusable folder
+    now = time.time()
+    for entry in entries:
+        m = pattern.fullmatch(entry.name)
+        if m is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            if _writer_alive(int(m.group(1))) and now - entry.stat(follow_symlinks=False).st_mtime < _STALE_SECONDS:
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            pass  # gone already (another saver cleaned it), or not ours to remove
+
+
 def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | None = None) -> None:
-    """Write a collection atomically: a temporary file in the same folder, then a rename."""
+    """Write a collection atomically: a temporary file in the same folder, then a rename.
+
+    A reader sees the old file or the new one, never a part.  A save killed
+    mid-write leaves its temporary behind; the next save() of the same file
+    removes it (see ``_remove_stale_temporaries``).
+    """
     p = Path(path)
     text = dumps(problems, header)
+    _remove_stale_temporaries(p)
     # mkstemp makes a private file; give the result the mode the old file had,
     # or the usual one for a new file.
     try:
@@ -226,7 +334,7 @@ def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | Non
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=str(p.parent) or ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{_TEMP_TAG}{os.getpid()}-", suffix=".tmp", dir=str(p.parent) or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -240,4 +348,3 @@ def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | Non
         except OSError:
             pass
         raise
-

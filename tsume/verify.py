@@ -2,7 +2,7 @@
 
 The verifier solves the problem (``tsume.solve``), then walks the main line
 with one df-pn engine whose table serves every question, and proves each
-point a composer cares about (RULES.md, tsume convention 6; docs/verify.md):
+point a composer cares about (docs/rules.md, tsume convention 6; docs/verify.md):
 
 * every attacker alternative on the main line is proven to mate or not, with
   no length bound: a mating one is *yozume*, unless it is a mate-in-one at the
