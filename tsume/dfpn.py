@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from .conventions import interposition_square, recaptures
 from .hands import INF, NOT_PROVEN, HandTable
+from .interrupt import check_signals
 from .position import Position
 
 # Bounds at least this large are "no bound": nested searches subtract from INF.
@@ -136,6 +137,7 @@ class DfPn:
         return pn, dn
 
     def _tick(self) -> None:
+        check_signals()  # Ctrl-C: compiled code never runs signal handlers by itself
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise SearchLimit("node limit")
         now = time.perf_counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .interrupt import check_signals
 from .position import Position
 
 __all__ = ["perft", "divide"]
@@ -28,6 +29,8 @@ def perft(pos: Position, depth: int) -> int:
         push(m)
         n += perft(pos, depth - 1)
         pop()
+        if depth == 2:
+            check_signals()  # compiled code never runs signal handlers by itself
     return n
 
 
