@@ -30,6 +30,7 @@ CHILD = (
 LONG = {
     "perft": ["perft", "--depth", "12"],
     "solve": ["solve", "-q", "k30 b 2C2H2GP 1"],  # df-pn: over a minute
+    "sat": ["solve", "--engine", "sat", "--max-length", "5", "--all-first-moves", "3T2k1CG21 b C 1"],
 }
 
 
@@ -67,3 +68,9 @@ def test_ctrl_c_stops_compiled_loops(command: str, pure: bool) -> None:
     assert (status, out, err) == (130, "", "tsume: interrupted\n")
     assert seconds < 1.0
 
+
+def test_ctrl_c_stops_the_sat_engine() -> None:
+    """The SAT solver runs in C with the GIL released; its watchdog hands the signal on."""
+    status, seconds, _engine, out, err = interrupt(LONG["sat"], pure=False, working=2.0)
+    assert (status, out, err) == (130, "", "tsume: interrupted\n")
+    assert seconds < 1.0

@@ -197,11 +197,11 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
             out.append(f"  {fm['move']}: {fm['status']}{length}")
     st = result.stats
     if st.get("engine") == "sat":
-        sizes = ", ".join(f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses"
-                          for n in st["variables"])
+        each = [f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses" for n in st["variables"]]
+        sizes = ", ".join(each if len(each) <= 4 else each[:2] + [f"... ({len(each) - 3} more)", each[-1]])
         out.append(f"Engine: SAT (every interposition counted). Encodings: {sizes or '-'}")
         out.append(f"Statistics: {st['seconds']:.3f} s, {st['cpu_seconds']:.3f} s CPU, "
-                   f"{st['oracle_positions']:,} positions listed by the oracle")
+                   f"{st['oracle_positions']:,} positions listed by the oracle, about {st['memory_mb']} MB held")
         if verbose:
             out.append(f"Position: {result.position}  variant: {result.variant}")
         return "\n".join(out)
@@ -221,7 +221,7 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
 @click.option("--defender-hand", default=None, metavar="H", help="rest (default), none, or letters: what the defender holds.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S", help="Stop after S seconds.")
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N nodes.")
-@click.option("--memory", "memory_mb", type=click.FloatRange(min=1), default=None, metavar="MB", help="Bound the table to about MB megabytes.")
+@click.option("--memory", "memory_mb", type=click.FloatRange(min=1), default=None, metavar="MB", help="Bound the table (df-pn) or the encodings (SAT, default 2048) to about MB megabytes.")
 @click.option("--max-length", type=click.IntRange(min=1), default=None, metavar="L", help="Only mates within L plies.")
 @click.option("--all-first-moves", is_flag=True, help="Also solve after every legal checking first move.")
 @click.option("--engine", type=click.Choice(["dfpn", "sat"]), default="dfpn", show_default=True,
@@ -257,16 +257,20 @@ def solve_command(
     if engine == "sat":
         if max_length is None:
             raise TsumeError("--engine sat needs --max-length N (it proves mates within N plies)")
-        if node_limit is not None or memory_mb is not None:
-            raise TsumeError("--nodes and --memory are df-pn limits; --engine sat takes --time-limit only")
+        if node_limit is not None:
+            raise TsumeError("--nodes is a df-pn limit; --engine sat takes --time-limit and --memory")
     text, spec, defender = _load_problem(position, file, pid, variant_spec)
     variant = get_variant(spec)
     pos = tsume_position(text, variant, defender_hand=defender_hand or defender)
     if engine == "sat":
-        from .sat import sat_solve
+        from .clock import process_seconds
+        from .sat import DEFAULT_MEMORY_MB, sat_solve
 
+        # The limit counts from the command's start (Python's start-up and imports included).
+        left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
         result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
-                           all_first_moves=all_first_moves, time_limit=time_limit)
+                           all_first_moves=all_first_moves, time_limit=left,
+                           memory_limit_mb=memory_mb or DEFAULT_MEMORY_MB)
         result.stats["max_length"] = max_length
         _print_result(result, pos, as_json, verbose)
     result = solve(
