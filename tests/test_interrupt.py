@@ -16,10 +16,13 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 import tsume
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # The child says whether it runs compiled, then runs the command line.
 CHILD = (
@@ -30,6 +33,7 @@ CHILD = (
 LONG = {
     "perft": ["perft", "--depth", "12"],
     "solve": ["solve", "-q", "k30 b 2C2H2GP 1"],  # df-pn: over a minute
+    "verify": ["verify", "-q", "problems/bench-ito.tsume", "--id", "ito-L01-0001"],  # minutes of refutations
     "sat": ["solve", "--engine", "sat", "--max-length", "5", "--all-first-moves", "3T2k1CG21 b C 1"],
 }
 
@@ -42,7 +46,7 @@ def interrupt(args: list[str], *, pure: bool, working: float = 1.0) -> tuple[int
     if pure:
         env["TSUME_PURE_PYTHON"] = "1"
     child = subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         assert child.stderr is not None
         engine = child.stderr.readline().strip()
@@ -59,7 +63,7 @@ def interrupt(args: list[str], *, pure: bool, working: float = 1.0) -> tuple[int
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
-@pytest.mark.parametrize("command", ["perft", "solve"])
+@pytest.mark.parametrize("command", ["perft", "solve", "verify"])
 def test_ctrl_c_stops_compiled_loops(command: str, pure: bool) -> None:
     if not pure and not tsume.COMPILED:
         pytest.skip("no compiled build in this environment")
