@@ -1,7 +1,7 @@
 """Limits table: asked vs measured time, nodes and peak memory for solve (df-pn), verify and the SAT engine.
 
 Every measurement runs the command line in its own child process, so the peak
-resident size is that run's (``os.wait4``'s rusage), and the time is the wall
+resident size is that run's (its ``VmHWM``: tests/child_run.py), and the time is the wall
 time from starting the child to its exit (Python's start-up included: what a
 user waits for).  The positions run long without a limit:
 
@@ -26,14 +26,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from child_run import ChildRun, run_tsume  # noqa: E402
 
 COMMANDS = {
     "solve": ["solve", "-q", "--json", "k30 b 2C2H2GP 1"],
@@ -48,40 +45,30 @@ QUICK = {"time": [2], "nodes": [1_000], "memory": [100]}
 OPTION = {"time": "--time-limit", "nodes": "--nodes", "memory": "--memory"}
 
 
-def run(args: list[str]) -> dict:
-    """Run ``tsume ARGS`` in a child: exit status, wall seconds, peak RSS (MB), output."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "tsume", *args], stdout=out, stderr=err, cwd=ROOT)
-        _pid, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return {"status": child.returncode, "wall": wall, "peak_mb": usage.ru_maxrss / 1024,
-                "stdout": out.read(), "stderr": err.read().strip()}
-
-
-def outcome(kind: str, got: dict) -> tuple[str, str]:
+def outcome(kind: str, got: ChildRun) -> tuple[str, str]:
     """(what was measured against the asked value, how the run ended)."""
-    if got["status"] == 2:
-        return "-", "refused: " + got["stderr"].removeprefix("tsume: error: ")[:90]
+    if got.status == 2:
+        return "-", "refused: " + got.stderr.removeprefix("tsume: error: ")[:90]
     try:
-        data = json.loads(got["stdout"])
+        data = json.loads(got.stdout)
     except ValueError:
-        return "-", f"exit {got['status']}: {got['stderr'][:90]}"
+        return "-", f"exit {got.status}: {got.stderr[:90]}"
     if "problems" in data:  # verify
         problem = data["problems"][0]
         nodes, how = problem["stats"].get("nodes"), f"verdict {problem['verdict']}"
     else:
         nodes, how = data["stats"].get("nodes"), data["status"] + (f" ({data['reason']})" if data.get("reason") else "")
     if kind == "time":
-        measured = f"{got['wall']:.2f} s"
+        measured = f"{got.wall:.2f} s"
     elif kind == "nodes":
         measured = f"{nodes:,} nodes" if nodes is not None else "-"
     else:
-        measured = f"{got['peak_mb']:,.0f} MB peak RSS"
-    return measured, f"exit {got['status']}, {how}"
+        measured = f"{_mb(got)} MB peak RSS"
+    return measured, f"exit {got.status}, {how}"
+
+
+def _mb(got: ChildRun) -> str:
+    return f"{got.peak_mb:,.0f}" if got.peak_mb is not None else "?"
 
 
 def main() -> None:
@@ -96,20 +83,20 @@ def main() -> None:
     print("| command | limit | asked | measured | wall s | peak RSS MB | ended |")
     print("|---|---|---|---|---|---|---|")
     for base in BASELINES if args.baseline else []:
-        got = run(base)
-        print(f"| `tsume {' '.join(base[:-1])} \"{base[-1]}\"` | none | - | - | {got['wall']:.2f} | "
-              f"{got['peak_mb']:.0f} | exit {got['status']} (baseline) |")
+        got = run_tsume(base)
+        print(f"| `tsume {' '.join(base[:-1])} \"{base[-1]}\"` | none | - | - | {got.wall:.2f} | "
+              f"{_mb(got)} | exit {got.status} (baseline) |")
     for name in args.only or COMMANDS:
         for kind, asked_values in values.items():
             for asked in asked_values:
                 extra = [OPTION[kind], str(asked)]
                 if kind == "memory":
                     extra += ["--time-limit", f"{args.memory_runs_for:g}"]
-                got = run(COMMANDS[name] + extra)
+                got = run_tsume(COMMANDS[name] + extra)
                 measured, ended = outcome(kind, got)
                 unit = {"time": " s", "nodes": " nodes", "memory": " MB"}[kind]
-                print(f"| {name} | {OPTION[kind]} | {asked:,}{unit} | {measured} | {got['wall']:.2f} | "
-                      f"{got['peak_mb']:,.0f} | {ended} |", flush=True)
+                print(f"| {name} | {OPTION[kind]} | {asked:,}{unit} | {measured} | {got.wall:.2f} | "
+                      f"{_mb(got)} | {ended} |", flush=True)
 
 
 if __name__ == "__main__":

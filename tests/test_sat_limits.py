@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import resource
 import signal
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
+from child_run import run_tsume
 from click.testing import CliRunner
 from pysat.examples.genhard import PHP
 
@@ -40,13 +38,9 @@ def test_memory_limit_stops_with_unknown():
 def test_memory_estimate_bounds_the_resident_size():
     """What the engine counts covers what the process really grows by: with --memory 100,
     the child's peak resident size stays under 100 MB plus the interpreter's own (about 35 MB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    out = subprocess.run([sys.executable, "-m", "tsume", "solve", "--engine", "sat", "--max-length", "5",
-                          "--all-first-moves", "--memory", "100", HARD], capture_output=True, text=True, timeout=300)
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    assert out.returncode == 3 and "Unknown: stopped by the memory limit (100 MB)." in out.stdout
-    assert peak_mb > before / 1024  # this child set the children's peak
-    assert peak_mb < 100 + 50
+    got = run_tsume(["solve", "--engine", "sat", "--max-length", "5", "--all-first-moves", "--memory", "100", HARD])
+    assert got.status == 3 and "Unknown: stopped by the memory limit (100 MB)." in got.stdout
+    assert got.peak_mb is not None and got.peak_mb < 100 + 50
 
 
 def test_a_long_solver_call_is_interrupted_at_the_deadline():
