@@ -162,7 +162,7 @@ def test_cli_engine_sat():
 
 @pytest.mark.parametrize("args,needle", [
     (["solve", "--engine", "sat", "3T2k1CG21 b C 1"], "--engine sat needs --max-length"),
-    (["solve", "--engine", "sat", "--max-length", "3", "--nodes", "5", "3T2k1CG21 b C 1"], "--nodes and --memory"),
+    (["solve", "--engine", "sat", "--max-length", "3", "--nodes", "5", "3T2k1CG21 b C 1"], "--nodes is a df-pn limit"),
     (["solve", "--engine", "sat", "--max-length", "3", "3T2k1CG21 b"], "position"),
     (["solve", "--engine", "fast", "--max-length", "3", "3T2k1CG21 b C 1"], "engine"),
 ])

@@ -445,11 +445,11 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
             out.append(f"  {fm['move']}: {fm['status']}{length}")
     st = result.stats
     if st.get("engine") == "sat":
-        sizes = ", ".join(f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses"
-                          for n in st["variables"])
+        each = [f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses" for n in st["variables"]]
+        sizes = ", ".join(each if len(each) <= 4 else each[:2] + [f"... ({len(each) - 3} more)", each[-1]])
         out.append(f"Engine: SAT (every interposition counted). Encodings: {sizes or '-'}")
         out.append(f"Statistics: {st['seconds']:.3f} s, {st['cpu_seconds']:.3f} s CPU, "
-                   f"{st['oracle_positions']:,} positions listed by the oracle")
+                   f"{st['oracle_positions']:,} positions listed by the oracle, about {st['memory_mb']} MB held")
         if verbose:
             out.append(f"Position: {result.position}  variant: {result.variant}")
         return "\n".join(out)
@@ -509,18 +509,22 @@ def solve_command(
     if engine == "sat":
         if max_length is None:
             raise TsumeError("--engine sat needs --max-length N (it proves mates within N plies)")
-        if node_limit is not None or memory_mb is not None:
-            raise TsumeError("--nodes and --memory are df-pn limits; --engine sat takes --time-limit only")
+        if node_limit is not None:
+            raise TsumeError("--nodes is a df-pn limit; --engine sat takes --time-limit and --memory")
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE --id ID")
     pr = load_problems(position, file, pid, variant_spec)[0]
     variant = get_variant(pr.variant)
     pos = tsume_position(pr.position, variant, defender_hand=defender_hand or pr.defender)
     if engine == "sat":
-        from .sat import sat_solve
+        from .clock import process_seconds
+        from .sat import DEFAULT_MEMORY_MB, sat_solve
 
+        # The limit counts from the command's start (Python's start-up and imports included).
+        left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
         result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
-                           all_first_moves=all_first_moves, time_limit=time_limit)
+                           all_first_moves=all_first_moves, time_limit=left,
+                           memory_limit_mb=memory_mb or DEFAULT_MEMORY_MB)
         result.stats["max_length"] = max_length
         _print_result(result, pos, as_json, verbose)
     result = solve(

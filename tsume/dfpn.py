@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from .conventions import interposition_square, recaptures
 from .hands import INF, NOT_PROVEN, HandTable
+from .interrupt import check_signals
 from .position import Position
 
 # Bounds at least this large are "no bound": nested searches subtract from INF.
@@ -179,6 +180,7 @@ class DfPn:
         return nxt if limit is None or limit < nodes or nxt < limit else limit
 
     def _tick(self) -> None:
+        check_signals()  # Ctrl-C: compiled code never runs signal handlers by itself
         # Once a limit is reached, every later question to this engine stops
         # at its first node too (_next_tick stays 0).
         self._next_tick = 0

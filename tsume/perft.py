@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .arguments import check_depth
 from .errors import ArgumentError
+from .interrupt import check_signals
 from .position import Position
 
 __all__ = ["perft", "divide"]
@@ -42,6 +43,8 @@ def _perft(pos: Position, depth: int) -> int:
         push(m)
         n += _perft(pos, depth - 1)
         pop()
+        if depth == 2:
+            check_signals()  # compiled code never runs signal handlers by itself
     return n
 
 

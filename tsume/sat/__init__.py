@@ -5,12 +5,13 @@
 * :mod:`tsume.sat.encode` -- positions (one-hot squares, order-encoded hands) and moves;
 * :mod:`tsume.sat.oracle` -- the same circuits evaluated on concrete positions;
 * :mod:`tsume.sat.cegar` -- the strategy-tree abstraction and the refinement loop;
+* :mod:`tsume.sat.budget` -- the time limit and the memory budget of a run;
 * :mod:`tsume.sat.engine` -- the queries and :func:`sat_solve`.
 
 See docs/sat.md.
 """
 
-from .cegar import SatTimeout
+from .budget import DEFAULT_MEMORY_MB, SatLimit, SatMemoryLimit, SatTimeout
 from .engine import SatEngine, SatError, sat_solve
 
-__all__ = ["SatEngine", "SatError", "SatTimeout", "sat_solve"]
+__all__ = ["SatEngine", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "DEFAULT_MEMORY_MB", "sat_solve"]

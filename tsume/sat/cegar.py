@@ -7,7 +7,7 @@ into one incremental SAT solver as variables; the defender's are universal
 and are *expanded*: the abstraction holds a tree whose defender branches are
 concrete replies met so far.
 
-* **Abstraction** (the incremental solver, CaDiCaL 1.9.5): a strategy tree.
+* **Abstraction** (the incremental solver, MiniSat 2.2): a strategy tree.
   At every attacker node the move is a one-hot choice among the candidates of
   :func:`~tsume.sat.encode.candidates`, constrained to be legal, to give check,
   to keep the attacker's king safe and not to repeat a position of the line
@@ -35,21 +35,24 @@ legal (the usual strength of expansion-based QBF solving).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
-from pysat.solvers import Cadical195
+from pysat.solvers import Minisat22
 
+from .budget import Budget
 from .circuit import FALSE, TRUE, Circuit
 from .encode import CPos, SPos, apply_moves, candidates, label_candidates, legal, move_of, positions_equal
 from .oracle import Move, Oracle
 from .rules import Rules
 
-__all__ = ["Abstraction", "SatTimeout"]
+__all__ = ["Abstraction", "SOLVER"]
 
-
-class SatTimeout(Exception):
-    """The time limit ran out during a refinement loop."""
+#: The incremental SAT solver (python-sat's MiniSat 2.2).  The time limit and
+#: Ctrl-C need a solver that a watchdog thread can interrupt during one call, and
+#: soon: python-sat cannot interrupt CaDiCaL (a single call ran 22 s past a
+#: deadline), Glucose 4 looks at the flag only between restarts (0.4 s late),
+#: MiniSat at every decision (under 30 ms).  docs/sat.md, "Limits".
+SOLVER = Minisat22
 
 
 class _Def:
@@ -99,19 +102,20 @@ class Abstraction:
     """
 
     def __init__(self, rules: Rules, oracle: Oracle, root: CPos, n: int, history: tuple[CPos, ...] = (),
-                 deadline: float | None = None, *, expand_concrete: bool = True, per_node: int = 1) -> None:
+                 budget: Budget | None = None, *, expand_concrete: bool = True, per_node: int = 1) -> None:
         if n < 1 or n % 2 == 0:
             raise ValueError("the SAT abstraction needs an odd number of plies >= 1")
         self.r = rules
         self.oracle = oracle
         self.n = n
-        self.deadline = deadline
+        self.budget = budget or Budget(memory_limit_mb=None)
         #: attacker nodes whose position is concrete are expanded over their legal checks
         self.expand_concrete = expand_concrete
         #: counterexamples added per defender node and iteration (0: all)
         self.per_node = per_node
-        self.solver = Cadical195()
-        self.c = Circuit(self.solver.add_clause)
+        self.solver = SOLVER()
+        self.c = Circuit(self.solver.add_clause, on_grow=self.budget.check)
+        self.budget.track(self.c)
         self.attacker = root[2]
         self.defender = root[2] ^ 1
         self.iterations = 0
@@ -307,10 +311,8 @@ class Abstraction:
         others a model happens to switch on prove nothing and cost refinements."""
         self._assumed = set(assumptions)
         while True:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise SatTimeout("time limit")
             self.solver_calls += 1
-            if not self.solver.solve(assumptions=assumptions):
+            if not self.budget.solve(self.solver, assumptions):
                 self.truth = None
                 return False
             model = self.solver.get_model()
@@ -342,4 +344,5 @@ class Abstraction:
         return self.c.nv, self.c.nclauses
 
     def close(self) -> None:
+        self.budget.untrack(self.c)
         self.solver.delete()

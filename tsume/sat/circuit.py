@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 
 from pysat.card import CardEnc, EncType
 
+from .budget import BYTES_PER_LITERAL, BYTES_PER_VAR, CHECK_EVERY
+
 __all__ = ["TRUE", "FALSE", "Circuit"]
 
 TRUE = 1
@@ -28,13 +30,19 @@ class Circuit:
     it means a concrete position was not fully concrete.
     """
 
-    __slots__ = ("sink", "nv", "nclauses", "_and")
+    __slots__ = ("sink", "nv", "nclauses", "nlits", "_and", "on_grow", "_next_check")
 
-    def __init__(self, sink: Callable[[list[int]], object] | None = None) -> None:
+    def __init__(self, sink: Callable[[list[int]], object] | None = None,
+                 on_grow: Callable[[], None] | None = None) -> None:
         self.sink = sink
         self.nv = 1
         self.nclauses = 0
+        #: literals in the clauses written so far (what the solver stores)
+        self.nlits = 0
         self._and: dict[tuple[int, ...], int] = {}
+        #: called every CHECK_EVERY new variables (the budget's check: it may raise)
+        self.on_grow = on_grow
+        self._next_check = CHECK_EVERY
         self.clause([TRUE])
 
     # --- variables and clauses -------------------------------------------
@@ -43,7 +51,18 @@ class Circuit:
         if self.sink is None:
             raise RuntimeError("evaluation-only circuit asked for a variable")
         self.nv += 1
+        if self.nv >= self._next_check:
+            self._grown()
         return self.nv
+
+    def _grown(self) -> None:
+        self._next_check = self.nv + CHECK_EVERY
+        if self.on_grow is not None:
+            self.on_grow()
+
+    def held_bytes(self) -> int:
+        """Estimated bytes this circuit and its solver hold (see :mod:`tsume.sat.budget`)."""
+        return self.nv * BYTES_PER_VAR + self.nlits * BYTES_PER_LITERAL
 
     def clause(self, lits: Iterable[int]) -> None:
         """Add a clause, dropping FALSE literals; a clause holding TRUE is skipped."""
@@ -60,6 +79,7 @@ class Circuit:
         if not out:
             out = [FALSE]  # the empty clause: with the TRUE unit, unsatisfiable
         self.nclauses += 1
+        self.nlits += len(out)
         self.sink(out)
 
     # --- gates -----------------------------------------------------------
@@ -87,6 +107,7 @@ class Circuit:
                 sink([-v, lit])
             sink([v] + [-lit for lit in key])
             self.nclauses += len(key) + 1
+            self.nlits += 3 * len(key) + 1
         return v
 
     def OR(self, lits: Iterable[int]) -> int:
@@ -124,3 +145,5 @@ class Circuit:
         self.nv = max(self.nv, cnf.nv)
         for cl in cnf.clauses:
             self.clause(cl + [guard] if guard is not None else cl)
+        if self.nv >= self._next_check:
+            self._grown()

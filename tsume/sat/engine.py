@@ -11,12 +11,13 @@ from ..errors import TsumeError
 from ..notation import make_move
 from ..position import Position
 from ..variant import Variant
-from .cegar import Abstraction, SatTimeout
+from .budget import DEFAULT_MEMORY_MB, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes, longest_line
+from .cegar import Abstraction
 from .encode import CPos
 from .oracle import Move, Oracle
 from .rules import rules_for
 
-__all__ = ["SatEngine", "sat_solve", "SatError", "SatTimeout", "cpos_of"]
+__all__ = ["SatEngine", "sat_solve", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "cpos_of"]
 
 
 class SatError(TsumeError):
@@ -38,10 +39,13 @@ class SatEngine:
     Lengths count every ply, interpositions included (the raw game; see
     docs/sat.md).  ``history`` holds the concrete positions of the line before
     this one, for the repetition rule.  ``time_limit`` (seconds) raises
-    :class:`SatTimeout` when exceeded.
+    :class:`SatTimeout` when exceeded, ``memory_limit_mb`` (what the engine
+    holds, see :mod:`tsume.sat.budget`) :class:`SatMemoryLimit`; engines sharing
+    one ``budget`` share both limits.
     """
 
     def __init__(self, pos: Position, *, history: tuple[CPos, ...] = (), time_limit: float | None = None,
+                 memory_limit_mb: float | None = DEFAULT_MEMORY_MB, budget: Budget | None = None,
                  oracle: Oracle | None = None, expand_concrete: bool = True, per_node: int = 1) -> None:
         self.pos = pos
         #: expand attacker nodes at concrete positions over their legal checks (False:
@@ -50,10 +54,13 @@ class SatEngine:
         #: counterexamples added per defender node and refinement (0: every reply)
         self.per_node = per_node
         self.rules = rules_for(pos.variant, len(pos.board) - 1)
-        self.oracle = oracle or Oracle(self.rules)
+        self.budget = budget or Budget(time_limit, memory_limit_mb)
+        if oracle is None:
+            oracle = Oracle(self.rules, on_grow=self.budget.check)
+            self.budget.track(oracle)
+        self.oracle = oracle
         self.root = cpos_of(pos)
         self.history = history
-        self.deadline = time.perf_counter() + time_limit if time_limit else None
         self._abs: dict[int, Abstraction] = {}
         self.sizes: dict[int, tuple[int, int]] = {}
 
@@ -61,7 +68,7 @@ class SatEngine:
         """The incremental abstraction for mates within ``n`` (odd) plies."""
         a = self._abs.get(n)
         if a is None:
-            a = self._abs[n] = Abstraction(self.rules, self.oracle, self.root, n, self.history, self.deadline,
+            a = self._abs[n] = Abstraction(self.rules, self.oracle, self.root, n, self.history, self.budget,
                                            expand_concrete=self.expand_concrete, per_node=self.per_node)
         return a
 
@@ -90,9 +97,16 @@ class SatEngine:
     def shortest(self, max_length: int) -> int | None:
         """The shortest mate length (plies) up to ``max_length``, or None."""
         for n in range(1, max_length + 1, 2):
+            self._release_below(n)
             if self.mate_within(n):
                 return n
         return None
+
+    def _release_below(self, n: int) -> None:
+        """Free the abstractions for fewer than ``n`` plies: a query for n never
+        goes back to them, and what they hold counts against the memory budget."""
+        for k in [k for k in self._abs if k < n]:
+            self._abs.pop(k).close()
 
     def mates_with(self, move: Move, n: int) -> bool:
         """Does the first move ``move`` mate within ``n`` plies (an assumption on its choice literal)?"""
@@ -110,6 +124,7 @@ class SatEngine:
             open_moves = [m for m, v in out.items() if v is None]
             if not open_moves:
                 break
+            self._release_below(n)
             for m in open_moves:
                 if self.mates_with(m, n):
                     out[m] = n
@@ -134,10 +149,8 @@ class SatEngine:
         p.hands = [list(hands[0]), list(hands[1])]
         p.turn = turn
         p._rebuild()
-        sub = SatEngine(p, history=history, oracle=self.oracle, expand_concrete=self.expand_concrete,
-                        per_node=self.per_node)
-        sub.deadline = self.deadline
-        return sub
+        return SatEngine(p, history=history, budget=self.budget, oracle=self.oracle,
+                         expand_concrete=self.expand_concrete, per_node=self.per_node)
 
     def main_line(self, length: int) -> list[Move]:
         """The main line of a mate of exactly ``length`` plies, chosen as the solvers do
@@ -201,6 +214,21 @@ class SatEngine:
         return best[1], best[2]
 
 
+def _size(nbytes: float) -> str:
+    return f"{nbytes / 1e9:,.0f} GB" if nbytes >= 1e10 else f"{nbytes / 1e9:,.1f} GB" if nbytes >= 1e9 \
+        else f"{nbytes / 1e6:,.0f} MB"
+
+
+def _check_encodable(max_length: int, squares: int, memory_limit_mb: float) -> None:
+    """Refuse a length bound whose one line alone would not fit in the memory budget
+    (:func:`~tsume.sat.budget.line_bytes`), before anything is built."""
+    need = line_bytes(max_length, squares)
+    if need > memory_limit_mb * 1e6:
+        most = longest_line(int(memory_limit_mb * 1e6), squares)
+        raise SatError(f"--max-length {max_length} is too long for the SAT engine: about {_size(need)} of "
+                       f"clauses; at most {most} plies with --memory {memory_limit_mb:g}")
+
+
 def sat_solve(
     position: "str | Position",
     *,
@@ -210,20 +238,28 @@ def sat_solve(
     all_first_moves: bool = False,
     mainline: bool = True,
     time_limit: float | None = None,
+    memory_limit_mb: float | None = DEFAULT_MEMORY_MB,
 ):
     """Solve a tsume with the SAT engine: the same :class:`~tsume.solve.Result` fields
     as ``solve()`` (``status``, ``length``, ``mainline``, ``first_moves`` ...), lengths
-    counting every interposition.  ``max_length`` is required."""
+    counting every interposition.  ``max_length`` is required.
+
+    ``time_limit`` (seconds) and ``memory_limit_mb`` (megabytes the engine may
+    hold: clauses, variables, the oracle's move lists; default
+    :data:`~tsume.sat.budget.DEFAULT_MEMORY_MB`, None for no bound) stop the run
+    with status ``unknown`` and the limit as ``reason``."""
     from ..solve import MATE, NOMATE, UNKNOWN_STATUS, Result
 
-    time_limit, _, _, max_length = check_limits(time_limit, None, None, max_length)
+    time_limit, _, memory_limit_mb, max_length = check_limits(time_limit, None, memory_limit_mb, max_length)
     check_search_arguments(all_first_moves=all_first_moves, mainline=mainline)
     if max_length is None:
         raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
     pos = tsume_position(position, variant, defender_hand=defender_hand)
+    if memory_limit_mb is not None:
+        _check_encodable(max_length, len(pos.board) - 1, memory_limit_mb)
     started = time.perf_counter()
     cpu = time.process_time()
-    eng = SatEngine(pos, time_limit=time_limit)
+    eng = SatEngine(pos, time_limit=time_limit, memory_limit_mb=memory_limit_mb)
     result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
     try:
         if all_first_moves:
@@ -249,7 +285,7 @@ def sat_solve(
                     p.push(m)
                 result.leftover = p.hand_string(pos.turn)
             result.status = MATE
-    except SatTimeout as exc:
+    except SatLimit as exc:
         result.reason = str(exc)
     finally:
         eng.close()
@@ -260,5 +296,6 @@ def sat_solve(
         "variables": {str(n): s[0] for n, s in sorted(eng.sizes.items())},
         "clauses": {str(n): s[1] for n, s in sorted(eng.sizes.items())},
         "oracle_positions": eng.oracle.evaluations,
+        "memory_mb": round(eng.budget.peak_bytes / 1e6, 1),
     }
     return result

@@ -25,6 +25,9 @@ Legality here, as in docs/rules.md:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from .budget import BYTES_PER_ORACLE_MOVE
 from .circuit import TRUE, Circuit
 from .encode import CPos, SPos, apply_moves, candidates, legal, move_of
 from .rules import BLACK, LEAP, Rules
@@ -49,9 +52,13 @@ class Oracle:
     faster; the tests check on random positions that both give the same lists.
     """
 
-    def __init__(self, rules: Rules, *, fold: bool = False) -> None:
+    def __init__(self, rules: Rules, *, fold: bool = False, on_grow: Callable[[], None] | None = None) -> None:
         self.r = rules
         self.fold = fold
+        #: called for every position whose moves are listed (the budget's check: it may raise)
+        self.on_grow = on_grow
+        #: moves held in the memo lists (what the memory budget counts)
+        self.kept = 0
         self.c = Circuit(None)
         self._basic: dict[CPos, list[tuple[Move, CPos]]] = {}
         self._check: dict[tuple[CPos, int], bool] = {}
@@ -79,9 +86,19 @@ class Oracle:
         got = self._basic.get(cpos)
         if got is not None:
             return got
-        self.evaluations += 1
+        self._grow()
         got = self._basic[cpos] = self._basic_fold(cpos) if self.fold else list(_basic(self.r, cpos))
+        self.kept += len(got)
         return got
+
+    def _grow(self) -> None:
+        self.evaluations += 1
+        if self.on_grow is not None:
+            self.on_grow()
+
+    def held_bytes(self) -> int:
+        """Estimated bytes of the memoised move lists (see :mod:`tsume.sat.budget`)."""
+        return self.kept * BYTES_PER_ORACLE_MOVE
 
     def has_basic(self, cpos: CPos) -> bool:
         """The side to move has a basic legal move (stops at the first one)."""
@@ -133,6 +150,7 @@ class Oracle:
                 for m, after in self.basic(cpos)
                 if self.in_check(after, after[2]) and not self._drop_mates(m, after)
             ]
+            self.kept += len(got)
         return got
 
     def replies_ordered(self, cpos: CPos) -> list[tuple[Move, CPos, Move | None]]:
@@ -150,6 +168,7 @@ class Oracle:
                 return 0 if board[frm] == kv else 1 if board[to] else 2
 
             got = self._ordered[cpos] = sorted(self.replies(cpos), key=rank)
+            self.kept += len(got)
         return got
 
     def _reply_iter(self, cpos: CPos):
@@ -173,8 +192,11 @@ class Oracle:
         its legality needs one (stalemate rule, drop-mate ban), else None."""
         got = self._replies.get(cpos)
         if got is None:
+            if cpos not in self._basic:
+                self._grow()
             got = self._replies[cpos] = list(self._reply_iter(cpos))
             self._mated[cpos] = not got
+            self.kept += len(got)
         return got
 
     def mated(self, cpos: CPos) -> bool:
