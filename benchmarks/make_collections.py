@@ -237,16 +237,16 @@ def clear_detour(c: Cand, rep) -> bool:
     for f in rep.findings:
         if f.kind != "detour":
             continue
-        if f.length is None or f.length <= rep.length - f.ply:
+        if f.length is None or f.length <= rep.length - (f.ply - 1):
             return False
         pos = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
         keys = []
         for mv in rep.mainline:
             pos.push_str(mv)
             keys.append(pos.key())
-        later = set(keys[f.ply:-1])  # after the alternative's turn, the mate excluded
+        later = set(keys[f.ply - 1:-1])  # after the alternative's turn, the mate excluded
         q = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
-        for mv in rep.mainline[:f.ply]:
+        for mv in rep.mainline[:f.ply - 1]:
             q.push_str(mv)
         hit = False
         for mv in f.line[:-1]:
@@ -678,11 +678,11 @@ class FlawedSearch:
                 if not shorter:
                     continue
                 v = shorter[0]
-                sol = list(rep.mainline[:v.ply]) + list(v.line)
+                sol = list(rep.mainline[:v.ply - 1]) + list(v.line)
                 c = Cand.from_position(Position(p.position, p.variant), p.defender)
                 self.store("longer-variation", c, None,
                            f"Sound mate in {p.length} (as {p.id}); the stated solution has the defender play "
-                           f"{v.readable} at ply {v.ply + 1}, which is mated in {v.length}, but the main line "
+                           f"{v.readable} at ply {v.ply}, which is mated in {v.length}, but the main line "
                            f"lasts {rep.length}.",
                            solution=sol)
 

@@ -102,7 +102,7 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
                 tally.unknown += 1
                 continue
             q = pos.copy()
-            for m in line[: a.ply]:
+            for m in line[: a.ply - 1]:
                 q.push(m)
             # A claimed mate is searched for up to its own length (cheap: the
             # reference's attacker finds it); a claimed no-mate is refuted up to
@@ -110,7 +110,7 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
             claimed = a.length if a.status == "mate" and a.length <= args.cap else None
             cap = claimed if claimed is not None else args.refute_cap
             try:
-                ref = reference_length(pos, line[: a.ply], q.parse_move(a.move), cap)
+                ref = reference_length(pos, line[: a.ply - 1], q.parse_move(a.move), cap)
             except OverBudget:
                 tally.over += 1
                 continue

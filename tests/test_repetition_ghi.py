@@ -70,9 +70,9 @@ def test_verify_values_every_alternative_on_the_line_as_the_reference_does(text,
     assert report.alternatives, "every reproducer has attacker alternatives"
     for alt in report.alternatives:
         q = pos.copy()
-        for m in line[: alt.ply]:
+        for m in line[: alt.ply - 1]:
             q.push(m)
-        ref = _reference_alternative(pos, line[: alt.ply], q.parse_move(alt.move))
+        ref = _reference_alternative(pos, line[: alt.ply - 1], q.parse_move(alt.move))
         mine = alt.length if alt.status == "mate" and alt.length <= CAP else None
         assert alt.status in ("mate", "nomate")
         assert mine == ref, (alt.ply, alt.move, alt.status, alt.length, ref)
@@ -101,7 +101,7 @@ def test_the_defender_returns_to_the_line_and_the_alternative_fails():
     under the repetition rule it mates within no bound up to 11."""
     report = verify("1hk+H3tg22 b G", variant="ito", defender_hand="none")
     assert report.mainline[:2] == ["4-1", "3-5"]
-    alt = next(a for a in report.alternatives if a.ply == 2 and a.move == "1-3")
+    alt = next(a for a in report.alternatives if a.ply == 3 and a.move == "1-3")
     assert alt.status == "nomate"
 
 
@@ -110,4 +110,4 @@ def test_no_yozume_that_a_repetition_refutes():
     in 13 plies, but after ``2-4 6-5 4-2`` the defender's ``5-6`` repeats a
     position of the line."""
     report = verify("2k4+H+P3T18 b THp2g", variant="ito")
-    assert not [f for f in report.findings if f.kind == "yozume" and f.move == "2-4" and f.ply == 6]
+    assert not [f for f in report.findings if f.kind == "yozume" and f.move == "2-4" and f.ply == 7]

@@ -85,7 +85,7 @@ def mating(r) -> dict[str, int]:
 
 
 def variations_at(r, ply: int) -> dict[str, tuple]:
-    """The variations replacing main-line ply ``ply``: {move: (useless, length, leftover)}."""
+    """The variations replacing the main line's ``ply``-th ply (from 1): {move: (useless, length, leftover)}."""
     return {v.move: (v.useless, v.length, v.leftover) for v in r.variations if v.ply == ply}
 
 
@@ -198,7 +198,7 @@ def test_useless_interposition_is_refuted_but_not_counted():
     # 3 (5x3, 1-2, 6-4).  So the drops are refuted but not counted: mate in 3, not 5.
     r = check(USELESS, "ito", 5)
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 3, ["4-5", "1-2", "6-4"], "-")
-    var = variations_at(r, 1)
+    var = variations_at(r, 2)
     assert set(var) == {"P*3", "T*3", "C*3", "H*3", "F*3"}
     assert all(useless and length is None for useless, length, _ in var.values())
     # Counted, an interposition would make the problem 5 plies long: after 4-5 P*3
@@ -226,7 +226,7 @@ def test_effective_interposition_is_counted():
     # the captured piece left in hand.
     r = check(EFFECTIVE, "rutherford", 3, defender_hand="P")
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 3, ["13-5", "P*3", "4-3"], "P")
-    assert variations_at(r, 1) == {"+P*3": (False, 3, "P")}  # a promoted-side-up drop, also counted
+    assert variations_at(r, 2) == {"+P*3": (False, 3, "P")}  # a promoted-side-up drop, also counted
     # The capture by the checker is legal but not a check:
     pos = after(EFFECTIVE, "rutherford", ["13-5", "P*3"], defender_hand="P")
     assert "5-3" in legal(pos)
@@ -235,7 +235,7 @@ def test_effective_interposition_is_counted():
     # one counted (3 plies, the piece taken back by the silver).
     r = check(EFFECTIVE, "rutherford", 3)
     assert (r.length, r.mainline, r.leftover) == (3, ["13-5", "P*3", "4-3"], "P")
-    var = variations_at(r, 1)
+    var = variations_at(r, 2)
     assert set(var) == {"+P*3", "S*3", "+S*3", "N*3", "+N*3", "B*3", "+B*3", "L*3", "+L*3"}
     assert all(not useless and length == 3 for useless, length, _ in var.values())
     # 13-7 (a check from 6 squares away) mates in 3 as well: a drop on 5 is taken
@@ -270,9 +270,9 @@ def test_longest_defence_is_the_main_line():
     # other checks, T*1 and G*6, do not mate within 5 plies.)
     r = check("1k5G23 b TG 1", "ito", 5)
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 5, ["T*4", "2-1", "G*5", "1-3", "5-1"], "-")
-    assert variations_at(r, 1) == {"2-3": (False, 3, "-")}
+    assert variations_at(r, 2) == {"2-3": (False, 3, "-")}
     assert [v for v in r.variations if v.move == "2-3"][0].line == ["2-3", "G*1"]
-    assert variations_at(r, 3) == {}  # 1-3 was forced
+    assert variations_at(r, 4) == {}  # 1-3 was forced
 
 
 # --- e. the leftover tie-breaks ------------------------------------------------------
@@ -296,7 +296,7 @@ def test_defender_prefers_the_line_leaving_fewer_pieces():
     # simply taken.)
     r = check("k+g2H26 b TC 1", "ito", 3, defender_hand="none")
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 3, ["C*4", "2-6", "T*2"], "-")
-    assert variations_at(r, 1) == {"1-3": (False, 3, "TG")}
+    assert variations_at(r, 2) == {"1-3": (False, 3, "TG")}
     assert [v for v in r.variations if v.move == "1-3"][0].line == ["1-3", "4-2"]
 
 

@@ -116,21 +116,21 @@ def reference_variations(pos: Position, moves: list[int], length: int) -> dict:
                 name = p.move_str(d)
                 checker = interposition_square(p, d, ranged)
                 if checker and solver.useless(d, checker, remaining)[0]:
-                    out[(ply, name)] = (True, None, None, [])
+                    out[(ply + 1, name)] = (True, None, None, [])
                     continue
                 p.push(d)
                 v = next(v for v in range(1, remaining, 2) if solver.mate(v)[0])
                 line = solver.attacker_line(v)
                 line_str, leftover = strings(p, line.moves)
                 p.pop()
-                out[(ply, name)] = (False, ply + 1 + v, leftover, [name] + line_str)
+                out[(ply + 1, name)] = (False, ply + 1 + v, leftover, [name] + line_str)
         p.push(m)
     # At the mate: whatever the defender can still play are useless interpositions.
     ranged = ranged_checkers(p)
     for d in sorted(p.evasions()):
         checker = interposition_square(p, d, ranged)
         assert checker and solver.useless(d, checker, 0)[0], "a counted defence at the mate"
-        out[(len(moves), p.move_str(d))] = (True, None, None, [])
+        out[(len(moves) + 1, p.move_str(d))] = (True, None, None, [])
     return out
 
 

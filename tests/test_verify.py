@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import json
+
 import pytest
 
 from tsume.collection import Problem
@@ -105,7 +107,7 @@ def test_fail_fast_stops_at_the_first_defect():
     r = verify(pos, variant="rutherford", fail_fast=True)
     assert r.verdict == "unsound"
     defects = [f for f in r.findings if f.severity == "defect"]
-    assert len(defects) == 1 and defects[0].kind == "yozume" and defects[0].ply == 0
+    assert len(defects) == 1 and defects[0].kind == "yozume" and defects[0].ply == 1
 
 
 def test_every_finding_kind_is_declared():
@@ -160,7 +162,7 @@ def test_verify_agrees_with_solve_and_the_reference(variant):
         assert mine.keys() == theirs.keys(), raw
         pos = tsume_position(raw, variant, defender_hand=dh)
         for a in r.alternatives:
-            if a.ply != 0 or a.status == "unknown":  # the node limit stopped it
+            if a.ply != 1 or a.status == "unknown":  # the node limit stopped it
                 continue
             ref = _reference_first_length(pos, pos.parse_move(a.move), bound)
             if a.status == "mate" and a.length <= bound:
@@ -250,7 +252,7 @@ def test_the_longer_with_pieces_left_switch():
     assert excused.length == 3 and excused.mainline == ["C*23", "17-19", "F*20"] and excused.leftover == "-"
     assert "te-amari" not in excused.kinds
     (lv,) = [f for f in excused.findings if f.kind == "longer-variation"]
-    assert lv.severity == "info" and lv.length == 5 and lv.pieces == "G" and lv.ply == 1
+    assert lv.severity == "info" and lv.length == 5 and lv.pieces == "G" and lv.ply == 2
     # The same line stated as the intended solution: a defect without the switch.
     stated = verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"])
     (lv,) = [f for f in stated.findings if f.kind == "longer-variation"]
@@ -279,4 +281,24 @@ def test_strict_checks_the_attacker_moves_of_variations():
     assert strict.verdict == "unsound"
     assert strict.kinds - {"unused-material"} == {"variation-alternative"}
     (f,) = [f for f in strict.findings if f.kind == "variation-alternative"]
-    assert f.ply == 1 and f.move == "2-3" and "T*2" in f.message and f.length == 1
+    assert f.ply == 2 and f.move == "2-3" and "T*2" in f.message and f.length == 1
+
+
+def test_ply_is_counted_the_same_way_in_the_text_and_the_json():
+    """Every finding's ``ply`` (JSON) is the ply its message names, counted from 1."""
+    import re
+
+    r = _cli("--file", "flawed", "--json")
+    assert r.exit_code == 1
+    plies = 0
+    for problem in json.loads(r.stdout)["problems"]:
+        for f in problem["findings"]:
+            named = re.match(r"(?:intended solution, )?ply (\d+)", f["message"])
+            if named:
+                assert int(named.group(1)) == f["ply"], f
+                plies += 1
+        for a in problem["alternatives"]:
+            assert 1 <= a["ply"] <= problem["length"] and a["ply"] % 2 == 1  # attacker turns
+        for v in problem["variations"]:
+            assert 2 <= v["ply"] <= problem["length"] + 1 and v["ply"] % 2 == 0  # defender turns
+    assert plies >= 10

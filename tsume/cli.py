@@ -427,7 +427,7 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
         if result.variations:
             out.append("Variations (defender alternatives on the main line):")
             for v in result.variations:
-                head = f"  at ply {v.ply + 1}: {v.readable}"
+                head = f"  at ply {v.ply}: {v.readable}"
                 if v.useless:
                     out.append(f"{head}  -- useless interposition (refuted, not counted)")
                 else:

@@ -44,7 +44,7 @@ class Line:
 class Variation:
     """A defender alternative at a defender node of the main line."""
 
-    ply: int                 # index in the main line of the defender move it replaces
+    ply: int                 # the main-line ply of the defender move it replaces, counted from 1
     move: str
     readable: str
     useless: bool            # a useless interposition: refuted, not counted
@@ -405,20 +405,20 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
                     readable = pos.move_readable(d)
                     plain = pos.move_str(d)
                     if useless:
-                        out.append(Variation(ply, plain, readable, True, None, None))
+                        out.append(Variation(ply + 1, plain, readable, True, None, None))
                         continue
                     pos.push(d)
                     line_str, _ = _strings(pos, line)
                     leftover, _ = _hand_after(pos, line, ex.attacker)
                     pos.pop()
-                    out.append(Variation(ply, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
+                    out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
             ex.engine.anchor(pos.hash, exact=True)  # a main-line position: its value is length - ply
             pushed.append(pos.hash)
             pos.push(m)
         # At the mate itself the defender may still have interpositions: all
         # of them useless (else it would not be mate).  They are alternatives too.
         for d, _useless, _value, _line, _left in ex.defender_choices(0):
-            out.append(Variation(len(moves), pos.move_str(d), pos.move_readable(d), True, None, None))
+            out.append(Variation(len(moves) + 1, pos.move_str(d), pos.move_readable(d), True, None, None))
     finally:
         while pushed:
             pos.pop()

@@ -74,7 +74,8 @@ DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
 
 @dataclass
 class Finding:
-    """One thing the verifier found.  ``ply`` counts main-line plies from 0."""
+    """One thing the verifier found.  ``ply`` is the main-line ply it is at,
+    counted from 1 (the attacker's first move), as in the message."""
 
     kind: str
     severity: str
@@ -98,7 +99,8 @@ class Finding:
 
 @dataclass
 class Alternative:
-    """An attacker move other than the main line's at an attacker turn of it.
+    """An attacker move other than the main line's at an attacker turn of it
+    (``ply``, counted from 1, is that turn's ply of the main line).
 
     ``status`` is ``mate``, ``nomate`` or ``unknown``; ``length`` counts the
     plies from this move to the mate (the move included).
@@ -402,10 +404,10 @@ def _check_solution(
             try:
                 m = pos.parse_move(text)
             except MoveError as exc:
-                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {exc}", ply=i, move=text))
+                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {exc}", ply=i + 1, move=text))
                 return None
             if pos.turn == prover.attacker and m not in pos.checks():
-                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {text} does not give check", ply=i, move=text))
+                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {text} does not give check", ply=i + 1, move=text))
                 return None
             parsed.append(m)
             prover.push(m)
@@ -425,7 +427,7 @@ def _check_solution(
                 if v is None or 1 + v > remaining:
                     what = "does not mate" if v is None else f"mates only in {1 + v} plies from here, not {remaining}"
                     findings.append(Finding("solution-mismatch", DEFECT,
-                                            f"intended solution, ply {i + 1}: {solution[i]} {what}", ply=i, move=solution[i]))
+                                            f"intended solution, ply {i + 1}: {solution[i]} {what}", ply=i + 1, move=solution[i]))
                     return None
             else:
                 useless = prover.useless(m)
@@ -433,12 +435,12 @@ def _check_solution(
                 v = prover.value()
                 if v is None:
                     findings.append(Finding("solution-mismatch", DEFECT,
-                                            f"intended solution, ply {i + 1}: the defence {solution[i]} escapes mate", ply=i, move=solution[i]))
+                                            f"intended solution, ply {i + 1}: the defence {solution[i]} escapes mate", ply=i + 1, move=solution[i]))
                     return None
                 if useless:
                     findings.append(Finding("solution-mismatch", DEFECT,
                                             f"intended solution, ply {i + 1}: {solution[i]} is a useless interposition, not counted",
-                                            ply=i, move=solution[i]))
+                                            ply=i + 1, move=solution[i]))
                     return None
                 if 1 + v < remaining:
                     # The defender has a longer defence here than the intended line.
@@ -446,7 +448,7 @@ def _check_solution(
                     finding = Finding(
                         "longer-variation", DEFECT,
                         f"intended solution, ply {i + 1}: {best[0]} lasts {best[1]} plies in all, longer than the intended line",
-                        ply=i, move=best[0], length=best[1], line=best[2], pieces=best[3],
+                        ply=i + 1, move=best[0], length=best[1], line=best[2], pieces=best[3],
                     )
                     if s.longer_ok and excused is None and best[1] == len(parsed) + 2 and best[3] != "-":
                         # Excusable only if the intended line is otherwise a main line
@@ -461,11 +463,11 @@ def _check_solution(
                 if 1 + v != total - i:
                     findings.append(Finding("solution-mismatch", DEFECT,
                                             f"intended solution, ply {i + 1}: after {solution[i]} the mate takes {1 + v} plies, "
-                                            f"not the {total - i} the intended line needs", ply=i, move=solution[i]))
+                                            f"not the {total - i} the intended line needs", ply=i + 1, move=solution[i]))
                     return None
         end = prover.pos
         if not all(prover.useless(d) for d in end.evasions()):
-            findings.append(Finding("solution-mismatch", DEFECT, "the intended solution does not end in mate", ply=len(parsed)))
+            findings.append(Finding("solution-mismatch", DEFECT, "the intended solution does not end in mate", ply=len(parsed) + 1))
             return None
         if len(parsed) != total:
             findings.append(Finding("solution-mismatch", DEFECT,
@@ -566,7 +568,7 @@ def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Setti
             prover.push(m)
         # At the mate the defender may still interpose; all such moves are useless.
         for d in sorted(pos.evasions()):
-            report.variations.append(DefenderAlternative(total, pos.move_str(d), pos.move_readable(d), True, None, None, status="mate"))
+            report.variations.append(DefenderAlternative(total + 1, pos.move_str(d), pos.move_readable(d), True, None, None, status="mate"))
     finally:
         prover.rewind()
 
@@ -579,7 +581,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
     for c in sorted(pos.checks()):
         if c == played:
             continue
-        alt = Alternative(i, pos.move_str(c), pos.move_readable(c), "unknown")
+        alt = Alternative(i + 1, pos.move_str(c), pos.move_readable(c), "unknown")
         report.alternatives.append(alt)
         prover.push(c)
         try:
@@ -613,10 +615,10 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 alt.kind = "yozume"
                 sev = DEFECT
                 msg = f"ply {i + 1}: {alt.readable} also mates, in {alt.length} plies"
-            report.findings.append(Finding(alt.kind, sev, msg, ply=i, move=alt.move, length=alt.length, line=alt.line))
+            report.findings.append(Finding(alt.kind, sev, msg, ply=i + 1, move=alt.move, length=alt.length, line=alt.line))
         except SearchLimit as exc:
             alt.status = "unknown"
-            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i, move=alt.move))
+            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i + 1, move=alt.move))
         finally:
             prover.pop()
 
@@ -626,7 +628,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
     for d in sorted(pos.evasions()):
         if d == played:
             continue
-        var = DefenderAlternative(i, pos.move_str(d), pos.move_readable(d), False, None, None)
+        var = DefenderAlternative(i + 1, pos.move_str(d), pos.move_readable(d), False, None, None)
         report.variations.append(var)
         try:
             if prover.useless(d):
@@ -638,7 +640,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                 if v is None:
                     # Cannot happen below a proven main line; kept as a loud guard.
                     var.status = "nomate"
-                    report.findings.append(Finding("no-mate", DEFECT, f"ply {i + 1}: the defence {var.readable} escapes", ply=i, move=var.move))
+                    report.findings.append(Finding("no-mate", DEFECT, f"ply {i + 1}: the defence {var.readable} escapes", ply=i + 1, move=var.move))
                     continue
                 line, _left = prover.best_line(v)
                 var.status, var.length = "mate", i + 1 + v
@@ -650,13 +652,13 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                 prover.pop()
         except SearchLimit as exc:
             var.status = "unknown"
-            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: the defence {var.readable}: proof stopped by the {exc}", ply=i, move=var.move))
+            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: the defence {var.readable}: proof stopped by the {exc}", ply=i + 1, move=var.move))
             continue
         if var.length == total and var.leftover == "-" and total - i >= 4:
             report.findings.append(Finding(
                 "same-length-variation", BLEMISH,
                 f"ply {i + 1}: {var.readable} also lasts {total} plies with no pieces left (henka-do)",
-                ply=i, move=var.move, length=var.length, line=var.line,
+                ply=i + 1, move=var.move, length=var.length, line=var.line,
             ))
         elif var.length is not None and var.length > total:
             excused = s.longer_ok and var.length == total + 2 and var.leftover != "-"
@@ -664,7 +666,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                 "longer-variation", INFO if excused else DEFECT,
                 f"ply {i + 1}: {var.readable} lasts {var.length} plies, longer than the main line"
                 + (" (excused: 2 plies longer with pieces left)" if excused else ""),
-                ply=i, move=var.move, length=var.length, line=var.line, pieces=var.leftover,
+                ply=i + 1, move=var.move, length=var.length, line=var.line, pieces=var.leftover,
             ))
 
 
@@ -687,7 +689,7 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
                         report.findings.append(Finding(
                             "variation-alternative", DEFECT,
                             f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, in {1 + v} plies",
-                            ply=i, move=var.move, length=1 + v,
+                            ply=i + 1, move=var.move, length=1 + v,
                         ))
             prover.push(m)
             depth += 1
@@ -714,18 +716,18 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
         for i, move in enumerate(report.readable):
             mark = "  #" if i == report.length - 1 else ""
             out.append(f"  {i + 1:>3}. {move}{mark}")
-            for v in by_ply.get(i, []):
+            for v in by_ply.get(i + 1, []):
                 out.append("         " + _variation_text(v))
-        for v in by_ply.get(report.length, []):
+        for v in by_ply.get(report.length + 1, []):
             out.append("         " + _variation_text(v))
         mating = [a for a in report.alternatives if a.status != "nomate"]
         tried = len(report.alternatives)
         out.append(f"Attacker alternatives on the main line: {tried} tried, {len(mating)} mate or unknown")
         for a in mating:
             if a.status == "unknown":
-                out.append(f"  {a.ply + 1:>3}. {a.readable}: unknown (stopped by a limit)")
+                out.append(f"  {a.ply:>3}. {a.readable}: unknown (stopped by a limit)")
             else:
-                out.append(f"  {a.ply + 1:>3}. {a.readable}: {a.kind}, mate in {a.length}: {' '.join(a.line)}")
+                out.append(f"  {a.ply:>3}. {a.readable}: {a.kind}, mate in {a.length}: {' '.join(a.line)}")
     if report.findings:
         out.append("Findings:")
         for f in report.findings:
@@ -739,7 +741,7 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
 
 def _variation_text(v: DefenderAlternative) -> str:
     if v.useless:
-        return f"{v.ply + 1}. {v.readable}  useless interposition (refuted, not counted)"
+        return f"{v.ply}. {v.readable}  useless interposition (refuted, not counted)"
     if v.status != "mate":
-        return f"{v.ply + 1}. {v.readable}  {v.status}"
-    return f"{v.ply + 1}. {v.readable}  -> {v.length} plies, left {v.leftover}: {' '.join(v.line[1:])}"
+        return f"{v.ply}. {v.readable}  {v.status}"
+    return f"{v.ply}. {v.readable}  -> {v.length} plies, left {v.leftover}: {' '.join(v.line[1:])}"
