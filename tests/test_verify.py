@@ -3,9 +3,8 @@ against solve() and the reference solver on seeded random positions."""
 
 from __future__ import annotations
 
-import random
-
 import json
+import random
 
 import pytest
 
