@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from tsume import Position
 from tsume.conventions import tsume_position
+from tsume.dfpn import INF, PROVEN, DfPn
 from tsume.reference import ReferenceSolver, reference_solve
 from tsume.solve import solve
 
@@ -247,6 +248,20 @@ def test_effective_interposition_is_counted():
     # P*7 is effective, and after it there is no mate in 1 (S4-3 is taken by the
     # king): 13-9 needs more than 3 plies.
     assert mating(r) == {"13-5": 3, "13-7": 3}
+
+
+def test_an_interposition_verdict_holds_only_as_far_as_its_bound():
+    # Found through verify(), which valued a yozume at 11 plies instead of 9.
+    # Searched to 7 at once, a defender node deep in the tree (bound 0, where a
+    # king move escapes, so an interposition there was judged "not useless"
+    # without testing it) was stored as disproved up to the interposition's
+    # own disproven bound, 3 -- where the interposition is useless and the
+    # node is mated in 2.  The bounded search then said "no mate within 7",
+    # although the unbounded one mates in 7 (the reference agrees: mate
+    # within 7, 63 s of exhaustive search, so not run here).
+    pos = Position("5k8p1+FC13 b PT2HFtc2g 2", variant="ito")
+    assert DfPn(pos).shortest(INF)[0] == 7  # bounds 1, 3, 5 and 7 in turn
+    assert DfPn(pos)._solve(7) == PROVEN  # bound 7 at once
 
 
 # --- d. the longest defence ------------------------------------------------------------

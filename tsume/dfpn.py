@@ -61,6 +61,9 @@ class Options:
     # False counts every interposition as a defence (no useless-interposition
     # rule): the raw game-tree length, which the SAT engine computes.
     useless_interpositions: bool = True
+    # shortest(): bounds up to this are tried before one search to the bound
+    # asked (often unbounded); measured in docs/performance.md.
+    short_first: int = 9
     # The longest search path (plies) before the search gives up as "unknown".
     # Compiled code does not honour Python's recursion limit: without this a
     # very deep path would overflow the C stack (a crash, not an exception);
@@ -140,6 +143,47 @@ class DfPn:
             self.exact_anchors.discard(h)
         else:
             self.table.pop_anchor()
+
+    def shortest(self, b: int) -> tuple[int | None, bool]:
+        """The least bound within which the current position is mated (counted
+        plies: odd with the attacker to move, even with the defender), at most
+        ``b`` -- None if it is not mated within ``b`` -- and whether an answer
+        it rests on holds only on the current line.  Raises SearchLimit.
+
+        Mate within a bound holds within every larger one, so the bounds are
+        tried from the smallest up.  Up to ``Options.short_first`` plies that
+        comes before any search to ``b`` itself: a few small searches cost far
+        less than an unbounded one, which wanders into long lines, and most
+        mates asked for are short.  Past it, one search to ``b`` says whether
+        there is a mate at all and gives a length to climb up to.
+        """
+        table = self.table
+        path = self.path
+        h = self.pos.hash
+        on_line = False
+        v = 1 if self.pos.turn == self.attacker else 0
+        top = min(b, self.options.short_first)
+        while v <= top:
+            proven = self._solve(v) == PROVEN
+            on_line |= table.rests_on_line(h, v, path, proven)
+            if proven:
+                return v, on_line
+            v += 2
+        if v > b:
+            return None, on_line
+        proven = self._solve(b) == PROVEN
+        on_line |= table.rests_on_line(h, b, path, proven)
+        if not proven:
+            return None, on_line
+        # A proof of some length is in hand (or, through other hands, of none known).
+        upper = min(table.proof_length(h, path), b)
+        while v < upper:
+            proven = self._solve(v) == PROVEN
+            on_line |= table.rests_on_line(h, v, path, proven)
+            if proven:
+                return v, on_line
+            v += 2
+        return upper, on_line
 
     def stats(self) -> dict:
         secs = time.perf_counter() - self.started
@@ -445,7 +489,17 @@ class DfPn:
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
-                            table.store_disproof(h, bkey, cx + 1, self.nodes - start_nodes, dh, kdl or 0, exact)
+                            bound = cx + 1
+                            if kid[2] and bound > b and cx < UNBOUNDED:
+                                # An interposition counts only as far as its
+                                # verdict reaches: found not useless at this b
+                                # (a defence escaping within it says nothing
+                                # of larger bounds), it may be useless at a
+                                # larger one, where its own disproof is no
+                                # defence.  A child with no mate at all is no
+                                # useless interposition anywhere.
+                                bound = b
+                            table.store_disproof(h, bkey, bound, self.nodes - start_nodes, dh, kdl or 0, exact)
                         result = (INF, 0)
                         break
                     pn_sum = 0
@@ -667,20 +721,11 @@ class DfPn:
                     continue
                 pos.push(d)
                 try:
-                    # Proven within the bound at all?  Then tighten up to that proof's length.
-                    status, dep = self._nested(None, b - 1)
+                    v, dep = self.shortest(b - 1)
                     dependent |= dep
-                    if status != PROVEN:
+                    if v is None:
                         return None, dependent
-                    upper = min(b - 1, table.proof_length(pos.hash, self.path))
-                    for v in range(1, upper + 1, 2):
-                        status, dep = self._nested(None, v)
-                        dependent |= dep
-                        if status == PROVEN:
-                            best = max(best, 1 + v)
-                            break
-                    else:
-                        return None, dependent
+                    best = max(best, 1 + v)
                 finally:
                     pos.pop()
         finally:

@@ -109,10 +109,20 @@ class Result:
 
 
 class _Extractor:
-    """Reads lines off bounded df-pn searches (docs/solver.md, "the answer")."""
+    """Reads lines off bounded df-pn searches (docs/solver.md, "the answer").
 
-    def __init__(self, engine: DfPn) -> None:
+    ``thorough`` (the default) reads the best line as the conventions order
+    lines: the shortest mate, the longest defence, then the fewest pieces left
+    to the attacker (the defender) and the most (the attacker), which means
+    disproving every other check at every attacker turn.  Without it the first
+    check (in move order) that mates in time is played and the first longest
+    defence is taken: a line of the right length against the longest defence,
+    without the leftover tie-break, for a fraction of the work.
+    """
+
+    def __init__(self, engine: DfPn, thorough: bool = True) -> None:
         self.engine = engine
+        self.thorough = thorough
         self.pos = engine.pos
         self.attacker = engine.attacker
         # Lines already read off, by (position hash, value): random problems
@@ -166,10 +176,10 @@ class _Extractor:
 
     def shortest(self, upto: int) -> int | None:
         """Smallest odd b <= upto the current (attacker) position mates within."""
-        for b in range(1, upto + 1, 2):
-            if self._search(b):
-                return b
-        return None
+        v, on_line = self.engine.shortest(upto)
+        if on_line:
+            self.path_dependent = True
+        return v
 
     def attacker_line(self, b: int) -> tuple[list[int], int]:
         """Moves and leftover count of the best line from an attacker node of value b."""
@@ -187,6 +197,8 @@ class _Extractor:
                         moves, left = self.defender_line(b - 1)
                         if best is None or left > best[1]:
                             best = ([m] + moves, left)
+                        if not self.thorough:
+                            break
                 finally:
                     pos.pop()
         finally:
@@ -274,6 +286,8 @@ class _Extractor:
                     moves, left = self._line_after(d, v)
                     if best is None or left < best[1]:
                         best = ([d] + moves, left)
+                    if not self.thorough:
+                        break
         finally:
             self._leave(h)
         assert best is not None
@@ -436,15 +450,11 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
         pos.push(m)
         engine.anchor(root)
         try:
-            status = engine._solve(bound - 1 if bound < INF else INF)
-            entry: dict[str, Any] = {"move": name, "status": NOMATE, "length": None}
-            if status == PROVEN:
-                upper = min(engine.table.proof_length(pos.hash, engine.path), bound - 1)
-                for v in range(0, upper + 1, 2):
-                    if engine._solve(v) == PROVEN:
-                        entry = {"move": name, "status": MATE, "length": v + 1}
-                        break
-            out.append(entry)
+            v, _ = engine.shortest(bound - 1 if bound < INF else INF)
+            if v is None:
+                out.append({"move": name, "status": NOMATE, "length": None})
+            else:
+                out.append({"move": name, "status": MATE, "length": v + 1})
         finally:
             engine.release(root)
             pos.pop()

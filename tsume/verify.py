@@ -193,6 +193,7 @@ class _Prover:
         self.pos = engine.pos
         self.attacker = engine.attacker
         self.ex = _Extractor(engine)
+        self.quick = _Extractor(engine, thorough=False)
         self.pushed: list[int] = []
 
     # the line ------------------------------------------------------------------
@@ -216,20 +217,16 @@ class _Prover:
         """Counted plies to mate from the current position with best play (either
         side to move; 0 when the defender is mated), None if there is no mate.
         Raises SearchLimit."""
-        engine = self.engine
-        if engine._solve(INF) != PROVEN:
-            return None
-        upper = min(engine.table.proof_length(self.pos.hash, engine.path), INF)
-        for v in range(1 if self.pos.turn == self.attacker else 0, upper + 1, 2):
-            if engine._solve(v) == PROVEN:
-                return v
-        raise RuntimeError("internal error: a proven mate not found again within its proof length")
+        return self.engine.shortest(INF)[0]
 
-    def best_line(self, v: int) -> tuple[list[int], int]:
-        """The best line of value ``v`` from here and the attacker's pieces left."""
+    def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
+        """The best line of value ``v`` from here and the attacker's pieces left;
+        not ``thorough``: a line of that value without the leftover tie-break
+        (see :class:`tsume.solve._Extractor`)."""
+        ex = self.ex if thorough else self.quick
         if self.pos.turn == self.attacker:
-            return self.ex.attacker_line(v)
-        return self.ex.defender_line(v)
+            return ex.attacker_line(v)
+        return ex.defender_line(v)
 
     def useless(self, d: int) -> bool:
         """Is the defence ``d`` here a useless interposition?"""
@@ -590,7 +587,11 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 alt.status = "nomate"
                 continue
             alt.status, alt.length = "mate", 1 + v
-            line, _left = prover.best_line(v)
+            # Its line is shown, and tells a detour from a second solution;
+            # after the last attacker turn there is no later main-line
+            # position to come back to, so any line of its length will do,
+            # and it costs far less than the leftover tie-break.
+            line, _left = prover.best_line(v, thorough=not final)
             alt.line = [alt.move] + _strings(prover.pos, line)[0]
             # Does its own best line come back to a later main-line position?
             # Not the final position: two lines that only meet at the mate are
