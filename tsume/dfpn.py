@@ -246,9 +246,11 @@ class DfPn:
     def _mid(self, b: int, th_pn: int, th_dn: int) -> tuple[int, int]:
         pos = self.pos
         h = pos.hash
-        self.nodes += 1
+        # Checked before the node is counted: a stopped engine counts no more
+        # nodes, however many questions follow (verify asks many).
         if self.nodes >= self._next_tick:
             self._tick()
+        self.nodes += 1
         start_nodes = self.nodes
         table = self.table
         ops = table.ops
