@@ -28,6 +28,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
+from .clock import process_seconds
 from .collection import Problem, bundled_names, find, load, locate
 from .errors import ArgumentError, TsumeError, quote
 from .notation import ascii_int
@@ -516,12 +517,11 @@ def solve_command(
     pr = load_problems(position, file, pid, variant_spec)[0]
     variant = get_variant(pr.variant)
     pos = tsume_position(pr.position, variant, defender_hand=defender_hand or pr.defender)
+    # The limit counts from the command's start (Python's start-up and imports included).
+    left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
     if engine == "sat":
-        from .clock import process_seconds
         from .sat import DEFAULT_MEMORY_MB, sat_solve
 
-        # The limit counts from the command's start (Python's start-up and imports included).
-        left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
         result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
                            all_first_moves=all_first_moves, time_limit=left,
                            memory_limit_mb=memory_mb or DEFAULT_MEMORY_MB)
@@ -531,7 +531,7 @@ def solve_command(
         pos,
         variant=variant,
         max_length=max_length,
-        time_limit=time_limit,
+        time_limit=left,
         node_limit=node_limit,
         memory_limit_mb=memory_mb,
         progress=_progress_printer(not quiet),
@@ -608,6 +608,8 @@ def verify_command(
         problems[0].length = stated_length
         problems[0].solution = solution.split() if solution else None
     reports = []
+    # Per problem; the first one's limit counts from the command's start (as solve's).
+    first_limit = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
     for n, pr in enumerate(problems, 1):
         if not quiet and len(problems) > 1:
             click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
@@ -617,7 +619,7 @@ def verify_command(
             defender_hand=defender_hand,
             strict=strict,
             longer_with_leftover_ok=longer_ok,
-            time_limit=time_limit,
+            time_limit=first_limit if n == 1 else time_limit,
             node_limit=node_limit,
             memory_limit_mb=memory_mb,
             progress=_progress_printer(not quiet),
