@@ -102,6 +102,8 @@ class DfPn:
         # Both caches hold answers found with proofs, so they carry the
         # table epoch they were found in and are used under the same rule.
         self.useless_cache: dict[tuple[int, int], tuple[bool, int]] = {}
+        #: set by _useless(): its "not useless" holds only within the bound asked
+        self.verdict_bounded = False
         self.r_cache: dict[int, tuple[int, int]] = {}
         # Anchors on the line, innermost last: exact (True) or not (see anchor()).
         self._anchor_kinds: list[bool] = []
@@ -317,6 +319,12 @@ class DfPn:
                     return 0, INF, -1, tuple(path) if on_line else None, None
                 if on_line:
                     return INF, 0, v[2], tuple(path), None
+                if self.verdict_bounded and v[2] > cb:
+                    # "Not useless" only because another defence escapes
+                    # within this bound: at a larger one the interposition
+                    # may be useless, and its own disproof then no defence,
+                    # so what follows from it holds up to this bound only.
+                    return INF, 0, cb, v[3], v[4]
             if heuristic and v[4] is None and v[0] == 1 and v[1] == 1 and not table.known(kh):
                 return kid[9], kid[10], 0, None, None
             return v
@@ -491,17 +499,7 @@ class DfPn:
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
-                            bound = cx + 1
-                            if kid[2] and bound > b and cx < UNBOUNDED:
-                                # An interposition counts only as far as its
-                                # verdict reaches: found not useless at this b
-                                # (a defence escaping within it says nothing
-                                # of larger bounds), it may be useless at a
-                                # larger one, where its own disproof is no
-                                # defence.  A child with no mate at all is no
-                                # useless interposition anywhere.
-                                bound = b
-                            table.store_disproof(h, bkey, bound, self.nodes - start_nodes, dh, kdl or 0, exact)
+                            table.store_disproof(h, bkey, cx + 1, self.nodes - start_nodes, dh, kdl or 0, exact)
                         result = (INF, 0)
                         break
                     pn_sum = 0
@@ -660,6 +658,7 @@ class DfPn:
         these searches, so the verdict may hold only on this line (second
         item): it is then not cached.
         """
+        self.verdict_bounded = False
         pos = self.pos
         h = pos.hash
         key = (h, d)
@@ -672,6 +671,7 @@ class DfPn:
         if r is None:
             # A defence that is not an interposition escapes within b: the
             # verdict does not matter here (and would need a larger b).
+            self.verdict_bounded = True
             return False, dependent
         to = d >> 7 & 127
         verdict = False
@@ -699,6 +699,7 @@ class DfPn:
             pos.pop()
         if not dependent:
             self.useless_cache[key] = (verdict, epoch)
+        self.verdict_bounded = False  # the searches above may have set it
         return verdict, dependent
 
     def _best_other(self, b: int) -> tuple[int | None, bool]:
