@@ -45,8 +45,11 @@ def interrupt(args: list[str], *, pure: bool, working: float = 1.0) -> tuple[int
     env.pop("TSUME_PURE_PYTHON", None)
     if pure:
         env["TSUME_PURE_PYTHON"] = "1"
+    # A shell starts background jobs with SIGINT ignored, and Python keeps an
+    # ignored SIGINT ignored: give the child the default, as a terminal would.
     child = subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stderr is not None
         engine = child.stderr.readline().strip()

@@ -244,11 +244,16 @@ class _Watchdog:
         deadline = self.deadline
         while True:
             timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready, _, _ = select.select([self._ctl_r, self._sig_r], [], [], timeout)
-            if self._ctl_r in ready:
+            if self._ctl_w < 0:
+                return  # stopped from this very thread (a garbage collection ran here)
+            try:
+                ready, _, _ = select.select([self._ctl_r, self._sig_r], [], [], timeout)
+                if self._ctl_r in ready:
+                    return
+                data = os.read(self._sig_r, 512) if self._sig_r in ready else b""
+            except OSError:  # the pipes were closed under it: stopped
                 return
             if self._sig_r in ready:
-                data = os.read(self._sig_r, 512)
                 if self._old_fd >= 0:
                     try:
                         os.write(self._old_fd, data)
