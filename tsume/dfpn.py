@@ -102,8 +102,6 @@ class DfPn:
         # Both caches hold answers found with proofs, so they carry the
         # table epoch they were found in and are used under the same rule.
         self.useless_cache: dict[tuple[int, int], tuple[bool, int]] = {}
-        #: set by _useless(): its "not useless" holds only within the bound asked
-        self.verdict_bounded = False
         self.r_cache: dict[int, tuple[int, int]] = {}
         # Anchors on the line, innermost last: exact (True) or not (see anchor()).
         self._anchor_kinds: list[bool] = []
@@ -159,33 +157,34 @@ class DfPn:
         mates asked for are short.  Past it, one search to ``b`` says whether
         there is a mate at all and gives a length to climb up to.
         """
-        table = self.table
-        path = self.path
-        h = self.pos.hash
-        on_line = False
-        v = 1 if self.pos.turn == self.attacker else 0
+        low = 1 if self.pos.turn == self.attacker else 0
         top = min(b, self.options.short_first)
-        while v <= top:
-            proven = self._solve(v) == PROVEN
-            on_line |= table.rests_on_line(h, v, path, proven)
-            if proven:
-                return v, on_line
-            v += 2
-        if v > b:
+        v, on_line = self._first_mated(low, top)
+        if v is not None:
+            return v, on_line
+        nxt = low + 2 * len(range(low, top + 1, 2))  # the first bound not tried yet
+        if nxt > b:
             return None, on_line
-        proven = self._solve(b) == PROVEN
-        on_line |= table.rests_on_line(h, b, path, proven)
-        if not proven:
+        status, dep = self._nested(None, b)
+        on_line |= dep
+        if status != PROVEN:
             return None, on_line
         # A proof of some length is in hand (or, through other hands, of none known).
-        upper = min(table.proof_length(h, path), b)
-        while v < upper:
-            proven = self._solve(v) == PROVEN
-            on_line |= table.rests_on_line(h, v, path, proven)
-            if proven:
+        upper = min(self.table.proof_length(self.pos.hash, self.path), b)
+        v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
+        return (upper if v is None else v), on_line | dep
+
+    def _first_mated(self, low: int, high: int) -> tuple[int | None, bool]:
+        """The first of the bounds ``low``, ``low + 2``, ... up to ``high`` within
+        which the current position is mated (None if none), and whether an
+        answer it rests on holds only on the current line."""
+        on_line = False
+        for v in range(low, high + 1, 2):
+            status, dep = self._nested(None, v)
+            on_line |= dep
+            if status == PROVEN:
                 return v, on_line
-            v += 2
-        return upper, on_line
+        return None, on_line
 
     def stats(self) -> dict:
         secs = time.perf_counter() - self.started
@@ -311,7 +310,7 @@ class DfPn:
             # useless interposition needs; skipping the test there also keeps
             # unbounded searches from nesting unbounded useless tests.
             if v[1] == 0 and kid[2] and cb < UNBOUNDED:
-                useless, on_line = self._useless(kid[0], kid[2], b)
+                useless, on_line, bounded = self._useless(kid[0], kid[2], b)
                 # A verdict that rested on repetitions of the line (in R or
                 # the test positions) holds only on this line, and so does
                 # what follows from it: the proof or the disproof.
@@ -319,7 +318,7 @@ class DfPn:
                     return 0, INF, -1, tuple(path) if on_line else None, None
                 if on_line:
                     return INF, 0, v[2], tuple(path), None
-                if self.verdict_bounded and v[2] > cb:
+                if bounded and v[2] > cb:
                     # "Not useless" only because another defence escapes
                     # within this bound: at a larger one the interposition
                     # may be useless, and its own disproof then no defence,
@@ -646,33 +645,33 @@ class DfPn:
                 dh = ops.put(dh, ki, 0)
         return dh
 
-    def _useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
-        """Is the interposition ``d`` (defender to move here) useless?  And does
-        that answer rest on the current line?
+    def _useless(self, d: int, checker: int, b: int) -> tuple[bool, bool, bool]:
+        """Is the interposition ``d`` (defender to move here) useless?  Does
+        that answer rest on the current line?  And is a "not useless" only
+        this bound's (third item)?
 
         Useless: the checker's capture with the piece handed back leaves a
         position mated within R, the value of the defender's best defence that
         is not an interposition (0 if none), and the real position after ``d``
         is mated within R + 1.  ``b`` only bounds the search for R (not useless
-        when a defence escapes within it).  Repetitions of the line count in
+        when a defence escapes within it: at a larger bound the verdict may
+        differ, so the third item says so).  Repetitions of the line count in
         these searches, so the verdict may hold only on this line (second
         item): it is then not cached.
         """
-        self.verdict_bounded = False
         pos = self.pos
         h = pos.hash
         key = (h, d)
         table = self.table
         cached = self.useless_cache.get(key)
         if cached is not None and cached[1] >= table.floor:
-            return cached[0], False
+            return cached[0], False, False
         epoch = table.epoch
         r, dependent = self._best_other(b)
         if r is None:
             # A defence that is not an interposition escapes within b: the
             # verdict does not matter here (and would need a larger b).
-            self.verdict_bounded = True
-            return False, dependent
+            return False, dependent, True
         to = d >> 7 & 127
         verdict = False
         pos.push(d)
@@ -699,8 +698,7 @@ class DfPn:
             pos.pop()
         if not dependent:
             self.useless_cache[key] = (verdict, epoch)
-        self.verdict_bounded = False  # the searches above may have set it
-        return verdict, dependent
+        return verdict, dependent, False
 
     def _best_other(self, b: int) -> tuple[int | None, bool]:
         """R for the defender to move here: the longest value of its defences that

@@ -194,10 +194,6 @@ class HandTable:
         self.anchors.pop()
         self.floor = max(self.anchors[-1] if self.anchors else 0, self.collected)
 
-    def trusted(self, e: Entry) -> bool:
-        """Is the entry's proof (if any) usable on the current line?"""
-        return e.p_epoch >= self.floor
-
     def proof_length(self, h: int, path: dict[int, int]) -> int:
         """The proven bound of a position's own entry, if usable on this line; NOT_PROVEN otherwise."""
         e = self.entries.get(h)

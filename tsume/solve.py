@@ -134,9 +134,8 @@ class _Extractor:
         self.path_dependent = False
 
     def _search(self, b: int) -> bool:
-        engine = self.engine
-        status = engine._solve(b)
-        if engine.table.rests_on_line(self.pos.hash, b, engine.path, status == PROVEN):
+        status, on_line = self.engine._nested(None, b)
+        if on_line:
             self.path_dependent = True
         return status == PROVEN
 
@@ -217,7 +216,7 @@ class _Extractor:
         checker = interposition_square(pos, d, ranged_checkers(pos) if ranged is None else ranged)
         if not checker:
             return False
-        useless, on_line = engine._useless(d, checker, b)
+        useless, on_line, _bounded = engine._useless(d, checker, b)
         if on_line:
             self.path_dependent = True
         return useless
