@@ -188,8 +188,14 @@ class _Extractor:
         pos = self.pos
         h = self._enter()
         best: tuple[list[int], int] | None = None
+        checks = sorted(pos.checks())
+        if not self.thorough:
+            # Any mating check will do: the ones the table already proves come
+            # first, so the line follows the proof just found instead of
+            # disproving the checks before it in move order.
+            checks.sort(key=lambda m: not self._known(m, b - 1, proven=True))
         try:
-            for m in sorted(pos.checks()):
+            for m in checks:
                 pos.push(m)
                 try:
                     if self._search(b - 1):
@@ -265,7 +271,8 @@ class _Extractor:
         return out
 
     def defender_line(self, b: int) -> tuple[list[int], int]:
-        """The best line from a defender node mated within b, and the pieces left.
+        """The best line from a defender node of value b (mated within b and
+        not sooner), and the pieces left.
 
         Only the defences of the greatest value can be the longest line, so
         only their lines are read off (the leftover breaks ties between them).
@@ -273,24 +280,51 @@ class _Extractor:
         return self._memoised(b, False, self._defender_line)
 
     def _defender_line(self, b: int) -> tuple[list[int], int]:
+        # b is this node's exact value (its attacker parent's less one), so a
+        # counted defence is a longest one exactly when it is not mated within
+        # b - 3: one bounded search each, not each defence's own value.
+        pos = self.pos
         h = self._enter()
         try:
-            valued = [(d, v) for d, v in self._valued_defences(b) if v is not None]
-            if not valued:
-                return [], hand_count(self.pos, self.attacker)
-            top = max(v for _, v in valued)
+            ranged = ranged_checkers(pos)
+            counted = [d for d in sorted(pos.evasions()) if not self.useless(d, b, ranged)]
+            if not self.thorough:
+                # Any longest defence will do: those the table already
+                # disproves within b - 3 first.
+                counted.sort(key=lambda d: not self._known(d, b - 3, proven=False))
             best: tuple[list[int], int] | None = None
-            for d, v in valued:
-                if v == top:
-                    moves, left = self._line_after(d, v)
-                    if best is None or left < best[1]:
-                        best = ([d] + moves, left)
-                    if not self.thorough:
-                        break
+            for d in counted:
+                pos.push(d)
+                try:
+                    if b >= 4 and self._search(b - 3):
+                        continue  # mated sooner: not a longest defence
+                    moves, left = self.attacker_line(b - 1)
+                finally:
+                    pos.pop()
+                if best is None or left < best[1]:
+                    best = ([d] + moves, left)
+                if not self.thorough:
+                    break
         finally:
             self._leave(h)
-        assert best is not None
+        if best is None:
+            if counted:
+                raise RuntimeError("internal error: every counted defence is mated before the proven bound")
+            return [], hand_count(self.pos, self.attacker)
         return best
+
+    def _known(self, m: int, b: int, proven: bool) -> bool:
+        """Does the table already prove (or with ``proven`` false, disprove)
+        the move ``m``'s position within ``b``?  Only orders moves: the search
+        that follows decides."""
+        if b < 0:
+            return False
+        self.pos.push(m)
+        try:
+            pn, dn = self.engine._probe(b)
+        finally:
+            self.pos.pop()
+        return pn == 0 if proven else dn == 0
 
 
 def _peak_memory_mb() -> float:
