@@ -643,3 +643,122 @@ def verify_command(
 
 if __name__ == "__main__":  # pragma: no cover
     run()
+
+
+# --- compose -------------------------------------------------------------------------------------
+
+
+def _compose_progress(enabled: bool, count: int | None, time_limit: float | None) -> "Callable[[Any], None] | None":
+    """The progress bar of ``tsume compose`` on stderr: accepted problems by
+    length, candidates per second and the time left (redrawn in place on a
+    terminal, one line every 10 s otherwise)."""
+    if not enabled:
+        return None
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def report(s: Any) -> None:
+        now = time.monotonic()
+        if not tty and now - last[0] < 10:
+            return
+        last[0] = now
+        rate = s.candidates / s.elapsed if s.elapsed > 0 else 0.0
+        lengths = " ".join(f"{k}:{v}" for k, v in sorted(s.by_length.items())) or "-"
+        left = []
+        if time_limit is not None:
+            left.append(max(0.0, time_limit - s.elapsed))
+        if count is not None and s.accepted:
+            left.append((count - s.total) * s.elapsed / s.accepted)
+        eta = f", {min(left):.0f} s left" if left else ""
+        bar = ""
+        if count is not None:
+            done = min(20, 20 * s.total // count)
+            bar = f"[{'#' * done}{'.' * (20 - done)}] {s.total}/{count} "
+        line = (f"tsume: composing {bar}accepted {s.accepted} (by length {lengths}), "
+                f"{s.candidates:,} candidates, {rate:.1f}/s{eta}")
+        try:
+            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
+        except OSError:
+            pass
+
+    return report
+
+
+@main.command("compose")
+@variant_option("ito (default) or rutherford.")
+@click.option("--out", "-o", "out", required=True, metavar="FILE",
+              help="The collection to write (must not exist, unless --resume).")
+@click.option("--count", type=COUNT, default=None, metavar="N",
+              help="Stop when FILE holds N problems (default 10 when no --time-limit).")
+@click.option("--time-limit", "time_limit", type=SECONDS, default=None, metavar="S", help="Stop after S seconds.")
+@click.option("--length", "length", default=None, metavar="MIN[-MAX]",
+              help="Keep problems of MIN to MAX plies (MIN alone: at least MIN).")
+@click.option("--method", "methods", default="random,mutate,reverse", show_default=True, metavar="M,...",
+              help="Candidate sources, taken in turn shard by shard.")
+@click.option("--material", default=None, metavar="SPEC",
+              help="Material profile, e.g. 'attacker=G+T, hand=2P, defender=1-2' (docs/compose.md).")
+@click.option("--parents", "parents_file", default=None, metavar="FILE",
+              help="A collection whose problems seed the mutate and reverse methods.")
+@click.option("--strict", is_flag=True, help="Also demand a unique attacker move in every variation.")
+@click.option("--seed", type=_Number("seed", lambda v, name: v, whole=True), default=1, show_default=True,
+              metavar="K", help="The run's seed: the same seed, the same problems.")
+@click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="A Dask scheduler (tcp://HOST:PORT) to run the work on (needs the 'cluster' extra).")
+@click.option("--resume", is_flag=True, help="Go on with FILE from where it stopped (same options).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per accepted problem.")
+@quiet_option
+@friendly_errors
+def compose_command(variant_spec: str | None, out: str, count: int | None, time_limit: float | None,
+                    length: str | None, methods: str, material: str | None, parents_file: str | None,
+                    strict: bool, seed: int, workers: int | None, scheduler: str | None, resume: bool,
+                    as_json: bool, quiet: bool) -> None:
+    """Compose sound, economical, rated problems into the collection FILE.
+
+    Exit status: 0 when it stopped on --count or --time-limit, 2 on bad input,
+    74 when FILE could not be written, 130 on Ctrl-C (FILE holds every problem
+    accepted until then)."""
+    from .compose.run import compose, settings_from
+
+    if count is None and time_limit is None:
+        count = 10
+    parents = load(locate(parents_file)) if parents_file else None
+    settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
+                             length=length, strict=strict, parents=parents)
+    executor = None
+    client = None
+    if scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+        executor = client.get_executor()
+
+    def accepted(problem: Problem, record: dict) -> None:
+        if as_json:
+            echo(json.dumps({
+                "id": problem.id, "variant": problem.variant, "position": problem.position,
+                "defender": problem.defender, "length": problem.length, "solution": problem.solution,
+                "score": record["score"], "stars": record["stars"], "features": record["features"],
+                "provenance": problem.fields("provenance"),
+            }))
+
+    try:
+        summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers, executor=executor,
+                          resume=resume, on_accept=accepted,
+                          progress=_compose_progress(not quiet, count, time_limit))
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+    finally:
+        if client is not None:
+            client.close()
+    if not quiet:
+        if sys.stderr.isatty():
+            click.echo("", err=True)
+        click.echo(f"tsume: composed {summary.accepted} new problem(s), {summary.total} in {out}; "
+                   f"{summary.candidates:,} candidates in {summary.shards} shard(s), {summary.elapsed:.1f} s "
+                   f"(stopped on {summary.stopped})", err=True)

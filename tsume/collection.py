@@ -18,7 +18,9 @@ Each problem starts with ``[id]`` and continues with ``key: value`` lines.
 problem (``variant: rutherford`` at the top), else ``ito``.  ``defender``
 states the defender's hand: ``rest`` (the default when the position names no
 defender piece), ``none``, or letters such as ``2PT``.  ``solution`` is the
-intended main line as space-separated move strings.
+intended main line as space-separated move strings.  Composed problems also
+carry ``provenance`` (how they were made) and ``rating`` (score and
+features), each as ``key=value; ...`` pairs (docs/compose.md).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from .variant import get_variant
 
 __all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
 
-KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes")
+KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
+              "provenance", "rating")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
 
@@ -59,7 +62,22 @@ class Problem:
     author: str | None = None
     tags: list[str] = field(default_factory=list)
     notes: str | None = None
+    #: How a composed problem was made, ``key=value; ...`` (docs/compose.md).
+    provenance: str | None = None
+    #: A composed problem's score and features, ``key=value; ...`` (docs/compose.md).
+    rating: str | None = None
     source: str | None = None  # "file:line" it was read from
+
+    def fields(self, name: str) -> dict[str, str]:
+        """The ``key=value; ...`` pairs of ``provenance`` or ``rating`` as a dict."""
+        if name not in ("provenance", "rating"):
+            raise ValueError(f"fields() reads provenance or rating, not {name!r}")
+        out: dict[str, str] = {}
+        for part in (getattr(self, name) or "").split(";"):
+            key, eq, value = part.partition("=")
+            if eq:
+                out[key.strip()] = value.strip()
+        return out
 
     def to_text(self) -> str:
         lines = [f"[{self.id}]", f"variant: {self.variant}", f"position: {self.position}"]
@@ -75,8 +93,10 @@ class Problem:
                 lines.append(f"{key}: {value}")
         if self.tags:
             lines.append(f"tags: {', '.join(self.tags)}")
-        if self.notes:
-            lines.append(f"notes: {self.notes}")
+        for key in ("notes", "provenance", "rating"):
+            value = getattr(self, key)
+            if value:
+                lines.append(f"{key}: {value}")
         return "\n".join(lines)
 
 
@@ -145,6 +165,8 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
                 author=current.get("author", (None, 0))[0],
                 tags=[t.strip() for t in current.get("tags", ("", 0))[0].split(",") if t.strip()],
                 notes=current.get("notes", (None, 0))[0],
+                provenance=current.get("provenance", (None, 0))[0],
+                rating=current.get("rating", (None, 0))[0],
                 source=where,
             )
         )

@@ -1,0 +1,337 @@
+"""The composer (tsume.compose): candidates, material, sources, filters, the
+sharded run, the CLI.  Every problem a test composes is verified again."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tsume.collection import load
+from tsume.compose import Candidate, canonical_key, parse_material
+from tsume.compose.filters import Limits, consider, economise, repair, sound
+from tsume.compose.run import Settings, compose, read_state, run_shard, settings_from
+from tsume.compose.sources import mutate, random_candidates, two_plies_back
+from tsume.conventions import tsume_position
+from tsume.errors import ArgumentError
+from tsume.verify import verify
+
+#: Cheap material: mates of 1-3 plies are common, each candidate costs little.
+EASY = "attacker=1-2, hand=1-2, defender=0-1, spread=3, king=no"
+
+
+def cand(fen: str, defender: str | None = None, variant: str = "ito") -> Candidate:
+    return Candidate.from_position(tsume_position(fen, variant, defender_hand=defender), defender)
+
+
+def assert_sound(path: Path) -> list:
+    problems = load(path)
+    for p in problems:
+        r = verify(p)
+        assert r.verdict == "sound", (p.id, r.findings)
+        assert r.length == p.length and r.mainline == p.solution
+    return problems
+
+
+# --- candidates and material -------------------------------------------------------------
+
+
+def test_candidate_round_trip_and_pool():
+    c = cand("2T1k5+P20 b C2G2H 1")
+    assert c.fen() == "2T1k5+P20 b C2G2H 1"
+    assert c.king("defender") == 5 and c.squares("attacker") == [3, 11]
+    assert sorted(c.pool()) == ["C", "F", "F", "P", "T"]  # the defender's "rest"
+
+
+def test_canonical_key_ignores_how_the_problem_is_written():
+    a = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
+    b = tsume_position("2T1k5+P20 b C2H2Gptc2f 7", "ito")
+    c = tsume_position("2T1k5+P20 b C2G2H 1", "ito", defender_hand="none")
+    assert canonical_key(a) == canonical_key(b) != canonical_key(c)
+
+
+def test_material_draws_what_it_names():
+    m = parse_material("attacker=G+T, hand=2P, defender=1-2, spread=5, king=no", "ito")
+    rng = random.Random(3)
+    for _ in range(20):
+        c = m.draw(rng, "ito")
+        men = sorted(c.board[s] for s in c.squares("attacker"))
+        assert men == ["+T", "G"] and c.hand == {"P": 2} and not c.king("attacker")
+        k = c.king("defender")
+        assert 1 <= len(c.squares("defender")) <= 2
+        assert all(abs(s - k) <= 5 for s in c.squares("attacker") + c.squares("defender"))
+        assert c.position() is not None
+
+
+def test_material_board_length_for_rutherford():
+    m = parse_material("attacker=2, hand=1, length=15-18", "rutherford")
+    rng = random.Random(5)
+    assert all(15 <= m.draw(rng, "rutherford").n <= 18 for _ in range(10))
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("attacker=Q", "not a piece letter"),
+    ("hand=+P", "never promoted"),
+    ("spread=0", "expected 1 <= N"),
+    ("colour=red", "unknown key"),
+    ("attacker", "expected key=value"),
+    ("king=2", "probability"),
+    ("length=20", "always played on 31"),
+    ("attacker=3-1", "N <= M"),
+    ("hand=2P, hand=G", "given twice"),
+])
+def test_material_errors_are_one_line(spec, words):
+    with pytest.raises(ArgumentError, match=words) as info:
+        parse_material(spec, "ito")
+    assert "\n" not in str(info.value)
+
+
+def test_impossible_material_is_refused():
+    with pytest.raises(ArgumentError, match="no valid position"):
+        parse_material("attacker=9G", "ito").draw(random.Random(1), "ito")
+
+
+# --- sources -----------------------------------------------------------------------------
+
+
+def test_sources_repeat_with_their_seed():
+    a = [c.fen() for c, _ in zip(random_candidates(random.Random(9), "ito"), range(8))]
+    b = [c.fen() for c, _ in zip(random_candidates(random.Random(9), "ito"), range(8))]
+    assert a == b and len(set(a)) > 1
+    parent = cand("k1P2H25 b G")
+    kids = [mutate(parent, random.Random(i)).fen() for i in range(30)]
+    assert kids == [mutate(parent, random.Random(i)).fen() for i in range(30)]
+    assert len(set(kids)) > 5
+
+
+@pytest.mark.parametrize("fen, variant", [("k1P2H25 b G", "ito"), ("2k2F1+f1+pg1h18 b GHT 1", "ito"),
+                                          ("+N4k5bn44 b - 1", "rutherford")])
+def test_two_plies_back_leads_to_the_position(fen, variant):
+    c = cand(fen, variant=variant)
+    target = c.position()
+    backs = two_plies_back(c, random.Random(1), 8)
+    assert backs
+    for b in backs:
+        pos = b.position()
+        assert pos is not None
+        ok = False
+        for m in pos.checks():
+            pos.push(m)
+            for d in pos.evasions():
+                pos.push(d)
+                ok |= pos.key()[:3] == target.key()[:3] or pos.fen(move_number=False) == target.fen(move_number=False)
+                pos.pop()
+            pos.pop()
+        assert ok, b.fen()
+
+
+# --- filters -----------------------------------------------------------------------------
+
+
+def test_a_redundant_piece_is_removed():
+    o = consider(cand("k1P2H20T4 b G"), Limits())
+    assert o.stage == "accepted" and o.removed == ["T27"]
+    assert o.candidate.fen() == "k1P2H25 b G 1"
+
+
+def test_economise_keeps_a_needed_piece():
+    c = cand("k1P2H25 b G")
+    rep, _ = sound(c, Limits())
+    assert rep is not None
+    kept, _, removed, _ = economise(c, rep, Limits())
+    assert removed == [] and kept.fen() == c.fen()
+
+
+def test_te_amari_is_repaired():
+    c = cand("f4kt2+HK20 b PT 1")
+    o = consider(c, Limits(repair_rounds=0))
+    assert o.stage == "te-amari"
+    o = consider(c, Limits())
+    assert o.stage == "accepted" and sum(o.candidate.hand.values()) < 2
+    assert repair(c, "P").hand == {"T": 1} and repair(c, "2P") is None
+
+
+def test_yozume_is_refused():
+    assert consider(cand("2k2F1+f1+pg1h18 b GHT 1", "none"), Limits()).stage == "unsound"
+
+
+def test_length_window():
+    assert consider(cand("k1P2H25 b G"), Limits(min_length=3)).stage in ("length", "no-mate")
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def easy(**kw) -> Settings:
+    base = dict(methods="random", material=EASY, length="1-5", shard_size=4)
+    base.update(kw)
+    return settings_from("ito", **base)
+
+
+def test_a_shard_depends_only_on_its_settings_and_index():
+    s = easy(seed=4)
+    a, b = run_shard(s, 2), run_shard(s, 2)
+    assert a.accepted == b.accepted and a.candidates == 4
+    assert run_shard(s, 3).accepted != a.accepted or not a.accepted
+
+
+def test_same_seed_same_file_on_one_and_two_workers(tmp_path):
+    s = easy(seed=11)
+    one, two = tmp_path / "one.tsume", tmp_path / "two.tsume"
+    compose(s, one, count=2, workers=1)
+    compose(s, two, count=2, workers=2)
+    assert one.read_text() == two.read_text()
+    problems = assert_sound(one)
+    assert len(problems) == 2
+    keys = {canonical_key(tsume_position(p.position, p.variant, defender_hand=p.defender)) for p in problems}
+    assert len(keys) == 2
+    for p in problems:
+        prov, rating = p.fields("provenance"), p.fields("rating")
+        assert prov["method"] == "random" and prov["seed"] == "11" and prov["tool"].startswith("tsume ")
+        assert float(rating["score"]) >= 0 and rating["length"] == str(p.length)
+
+
+def test_resume_goes_on_without_duplicates_and_as_one_run(tmp_path):
+    s = easy(seed=12)
+    whole, parts = tmp_path / "whole.tsume", tmp_path / "parts.tsume"
+    compose(s, whole, count=3, workers=1)
+    compose(s, parts, count=1, workers=1)
+    with pytest.raises(ArgumentError, match="exists"):
+        compose(s, parts, count=3, workers=1)
+    with pytest.raises(ArgumentError, match="other settings"):
+        compose(easy(seed=13), parts, count=3, workers=1, resume=True)
+    compose(s, parts, count=3, workers=1, resume=True)
+    assert parts.read_text() == whole.read_text()
+    _, state = read_state(parts)
+    assert state is not None and state["settings"]["seed"] == 12
+
+
+def test_time_limit_stops_the_run(tmp_path):
+    t = time.monotonic()
+    summary = compose(easy(seed=3, shard_size=50), tmp_path / "t.tsume", time_limit=2, workers=1)
+    assert summary.stopped == "time" and time.monotonic() - t < 10
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ArgumentError, match="methods"):
+        settings_from("ito", methods="magic")
+    with pytest.raises(ArgumentError, match="--length"):
+        settings_from("ito", length="3..5")
+    with pytest.raises(ArgumentError, match="count, a time limit"):
+        compose(easy(), tmp_path / "x.tsume")
+    with pytest.raises(ArgumentError, match="count"):
+        compose(easy(), tmp_path / "x.tsume", count=0)
+
+
+def test_any_executor_will_do(tmp_path):
+    with cf.ThreadPoolExecutor(2) as ex:
+        compose(easy(seed=11), tmp_path / "threads.tsume", count=2, executor=ex)
+    compose(easy(seed=11), tmp_path / "procs.tsume", count=2, workers=2)
+    assert (tmp_path / "threads.tsume").read_text() == (tmp_path / "procs.tsume").read_text()
+
+
+def test_reverse_and_mutate_compose_sound_problems(tmp_path):
+    for method in ("reverse", "mutate"):
+        out = tmp_path / f"{method}.tsume"
+        compose(easy(seed=21, methods=method, shard_size=6), out, count=1, workers=2)
+        problems = assert_sound(out)
+        assert {p.fields("provenance")["method"] for p in problems} == {method}
+
+
+def test_rutherford(tmp_path):
+    s = settings_from("rutherford", methods="random", material="attacker=1-2, hand=1-2, defender=0, spread=3, length=12-16",
+                      length="1-5", shard_size=4, seed=2)
+    out = tmp_path / "r.tsume"
+    compose(s, out, count=2, workers=2)
+    assert all(p.variant == "rutherford" for p in assert_sound(out))
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def tsume(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tsume", *args], capture_output=True, text=True, timeout=300, **kw)
+
+
+def test_cli_compose_json_and_resume(tmp_path):
+    out = tmp_path / "c.tsume"
+    common = ["compose", "--out", str(out), "--method", "random", "--material", EASY, "--length", "1-5",
+              "--seed", "5", "--workers", "2", "--json", "-q"]
+    r = tsume(*common, "--count", "1")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["id"] for x in lines] == [p.id for p in load(out)]
+    assert set(lines[0]) >= {"id", "variant", "position", "length", "solution", "score", "features"}
+    r = tsume(*common, "--count", "2")
+    assert r.returncode == 2 and "exists" in r.stderr and len(r.stderr.splitlines()) == 1
+    r = tsume(*common, "--count", "2", "--resume")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
+    assert len(assert_sound(out)) == 2
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--material", "attacker=Q"], "not a piece letter"),
+    (["--method", "magic"], "methods"),
+    (["--length", "x"], "--length"),
+    (["--variant", "chess"], "variant"),
+])
+def test_cli_bad_input(tmp_path, args, words):
+    r = tsume("compose", "--out", str(tmp_path / "x.tsume"), *args)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.splitlines()) == 1
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGKILL, -9)])
+def test_cli_interrupted_leaves_a_valid_file_that_resumes(tmp_path, sig, status):
+    out = tmp_path / "i.tsume"
+    args = ["compose", "--out", str(out), "--method", "random", "--material", EASY, "--length", "1-5",
+            "--seed", "8", "--workers", "2", "--count", "500", "-q"]
+    # The child gets the default SIGINT even when the suite runs as a background job.
+    p = subprocess.Popen([sys.executable, "-c",
+                          "import signal,sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                          "sys.argv=['tsume']+sys.argv[1:]; from tsume.cli import run; run()", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out.exists() and "[ito-c0001]" in out.read_text()):
+        time.sleep(0.2)
+    assert out.exists(), "nothing accepted in 120 s"
+    os.killpg(p.pid, sig) if sig == signal.SIGKILL else p.send_signal(sig)
+    t = time.monotonic()
+    p.wait(timeout=30)
+    assert p.returncode == status
+    if sig == signal.SIGINT:
+        assert time.monotonic() - t < 5
+    before = load(out)
+    r = tsume(*args[:-3], "--count", str(len(before) + 1), "--resume", "-q")
+    assert r.returncode == 0, r.stderr
+    after = assert_sound(out)
+    assert [p.position for p in after[:len(before)]] == [p.position for p in before]
+    assert len({p.position for p in after}) == len(after) == len(before) + 1
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+
+def test_a_dask_local_cluster_composes_the_same_file(tmp_path):
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask is not installed: pip install -e '.[cluster]' to test the cluster path")
+    s = easy(seed=11)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            compose(s, tmp_path / "dask.tsume", count=2, executor=client.get_executor())
+    compose(s, tmp_path / "local.tsume", count=2, workers=2)
+    assert (tmp_path / "dask.tsume").read_text() == (tmp_path / "local.tsume").read_text()
+    assert_sound(tmp_path / "dask.tsume")
+
+
+def test_cli_scheduler_that_is_not_there(tmp_path):
+    pytest.importorskip("distributed", reason="Dask is not installed: pip install -e '.[cluster]'")
+    r = tsume("compose", "--out", str(tmp_path / "x.tsume"), "--scheduler", "tcp://127.0.0.1:9", "--count", "1")
+    assert r.returncode == 2 and "cannot connect" in r.stderr and "Traceback" not in r.stderr

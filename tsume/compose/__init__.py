@@ -1,0 +1,23 @@
+"""Composing tsume: candidates from several sources, filtered cheapest first,
+rated, and written to a collection (docs/compose.md).
+
+The stages, each usable on its own:
+
+* :mod:`tsume.compose.candidate` -- an editable position (:class:`Candidate`)
+  and the canonical key that says when two problems are the same;
+* :mod:`tsume.compose.material` -- material profiles (:class:`Material`) and
+  random placement from them;
+* :mod:`tsume.compose.sources` -- where candidates come from: random
+  placement, mutation of a parent, and the reverse method;
+* :mod:`tsume.compose.unmove` -- the un-move generator the reverse method
+  walks backwards with;
+* :mod:`tsume.compose.filters` -- mate, te-amari repair, soundness, economy;
+* :mod:`tsume.compose.rating` -- features of a sound problem and its score;
+* :mod:`tsume.compose.run` -- the whole pipeline, sharded over an
+  :class:`concurrent.futures.Executor`, checkpointed in the output collection.
+"""
+
+from .candidate import Candidate, canonical_key
+from .material import Material, parse_material
+
+__all__ = ["Candidate", "canonical_key", "Material", "parse_material"]

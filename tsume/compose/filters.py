@@ -1,0 +1,160 @@
+"""The composer's filters, cheapest first.
+
+1. **valid**: the candidate is a legal tsume position (defender king on the
+   board, attacker not in check);
+2. **mate**: ``solve()`` under a node limit finds a mate within the wanted
+   lengths;
+3. **te-amari repair**: a mate that ends with pieces in the attacker's hand
+   is tried again with those pieces taken out of the hand (a few rounds);
+4. **sound**: ``verify()`` (fail fast, default switches; ``strict`` also
+   demands a unique attacker move in every variation) calls it ``sound``;
+5. **economy**: a man whose removal leaves a problem still sound with the
+   same length is redundant: it is removed and the smaller problem kept
+   (repeated until no man can go).
+
+Every search runs under node limits, never wall-clock ones, so that a seeded
+run repeats exactly on any machine and any number of workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import TsumeError
+from ..solve import Result, solve
+from ..verify import SOUND, Report, verify
+from .candidate import Candidate
+
+__all__ = ["Limits", "Outcome", "consider", "mate", "repair", "sound", "economise", "STAGES"]
+
+#: Where a candidate can stop, in order (``Outcome.stage``).
+STAGES = ("invalid", "no-mate", "length", "te-amari", "unsound", "accepted")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a candidate must satisfy, and the work allowed to find out."""
+
+    min_length: int = 1
+    max_length: int = 99
+    strict: bool = False
+    mate_nodes: int = 20_000
+    verify_nodes: int = 200_000
+    repair_rounds: int = 2
+
+
+@dataclass
+class Outcome:
+    """What the filters made of one candidate: the ``stage`` it stopped at
+    (``accepted`` when it passed them all), the candidate as repaired and
+    economised, its solve result and verify report, and the nodes spent."""
+
+    stage: str
+    candidate: Candidate
+    result: Result | None = None
+    report: Report | None = None
+    nodes: int = 0
+    removed: list[str] = field(default_factory=list)
+
+
+def mate(c: Candidate, limits: Limits) -> tuple[Result | None, int]:
+    """The solve result of ``c`` if it mates within ``limits.max_length``
+    (found under ``limits.mate_nodes``), else None; and the nodes spent."""
+    if c.position() is None:
+        return None, 0
+    try:
+        r = solve(c.fen(), variant=c.variant, defender_hand=c.defender, max_length=limits.max_length,
+                  node_limit=limits.mate_nodes, variations=False)
+    except TsumeError:
+        return None, 0
+    nodes = r.stats.get("nodes", 0)
+    return (r if r.status == "mate" else None), nodes
+
+
+def repair(c: Candidate, leftover: str) -> Candidate | None:
+    """``c`` with the pieces ``leftover`` (a hand string such as ``2PG``)
+    taken out of the attacker's hand; None if it does not hold them."""
+    d = c.copy()
+    count = ""
+    for ch in leftover:
+        if ch.isdigit():
+            count += ch
+            continue
+        if not ch.isalpha():
+            continue
+        k = ch.upper()
+        n = int(count) if count else 1
+        count = ""
+        if d.hand.get(k, 0) < n:
+            return None
+        d.hand[k] -= n
+        if not d.hand[k]:
+            del d.hand[k]
+    return d
+
+
+def sound(c: Candidate, limits: Limits, length: int | None = None) -> tuple[Report | None, int]:
+    """The verify report of ``c`` if it is sound (and, given ``length``, of
+    that length), else None; and the nodes spent."""
+    try:
+        r = verify(c.fen(), variant=c.variant, defender_hand=c.defender, node_limit=limits.verify_nodes,
+                   strict=limits.strict, fail_fast=True, length=length)
+    except TsumeError:
+        return None, 0
+    return (r if r.verdict == SOUND else None), r.stats.get("nodes", 0)
+
+
+def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, Report, list[str], int]:
+    """Take out every redundant man (either side's, kings included for the
+    attacker): one whose removal leaves a problem still sound with the same
+    length.  Returns the smaller candidate, its report, the men removed (as
+    ``G12``) and the nodes spent."""
+    removed: list[str] = []
+    nodes = 0
+    changed = True
+    while changed:
+        changed = False
+        for s in range(1, c.n + 1):
+            tok = c.board[s]
+            if not tok or tok == "k":
+                continue
+            smaller = c.copy()
+            smaller.board[s] = ""
+            if smaller.position() is None:
+                continue
+            rep, spent = sound(smaller, limits, length=report.length)
+            nodes += spent
+            if rep is not None and rep.length == report.length:
+                removed.append(f"{tok}{s}")
+                c, report, changed = smaller, rep, True
+                break
+    return c, report, removed, nodes
+
+
+def consider(c: Candidate, limits: Limits) -> Outcome:
+    """Run ``c`` through every filter, cheapest first (module docstring)."""
+    if c.position() is None:
+        return Outcome("invalid", c)
+    nodes = 0
+    for _ in range(limits.repair_rounds + 1):
+        r, spent = mate(c, limits)
+        nodes += spent
+        if r is None or r.length is None:
+            return Outcome("no-mate", c, r, nodes=nodes)
+        if not limits.min_length <= r.length <= limits.max_length:
+            return Outcome("length", c, r, nodes=nodes)
+        if r.leftover in (None, "-"):
+            break
+        fixed = repair(c, r.leftover)
+        if fixed is None:
+            return Outcome("te-amari", c, r, nodes=nodes)
+        c = fixed
+    else:
+        return Outcome("te-amari", c, r, nodes=nodes)
+    report, spent = sound(c, limits)
+    nodes += spent
+    if report is None or report.length is None or not limits.min_length <= report.length <= limits.max_length:
+        return Outcome("unsound", c, r, nodes=nodes)
+    c, report, removed, spent = economise(c, report, limits)
+    nodes += spent
+    return Outcome("accepted", c, r, report, nodes, removed)

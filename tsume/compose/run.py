@@ -1,0 +1,436 @@
+"""The composer's pipeline: shards of work on an Executor, results merged in
+order, every accepted problem saved at once.
+
+Work is cut into **shards**: shard ``i`` runs method ``methods[i % len]``
+with its own random stream (seeded by the run's seed, the variant, the
+method and ``i``) for a fixed number of candidates, so its result depends
+on nothing else -- not on the number of workers, not on the machine, not on
+other shards.  Shards run on any :class:`concurrent.futures.Executor` (a
+local process pool by default; a Dask cluster's executor with
+``scheduler``), and their results are taken **in shard order**: a problem
+is accepted if no earlier one has its canonical key.  So the same seed gives
+the same collection on 1 worker, 2, or a cluster.
+
+The output collection is the checkpoint: after every accepted shard it is
+rewritten atomically (:func:`tsume.collection.save`) with a header line that
+records the settings and the next shard, so a run stopped by Ctrl-C, a kill
+or a full disk leaves the file as it was after the last accepted shard, and
+``resume`` goes on from there with nothing lost and nothing repeated.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..collection import Problem, loads, save
+from ..conventions import tsume_position
+from ..errors import ArgumentError
+from ..variant import get_variant
+from .candidate import Candidate, canonical_key
+from .filters import STAGES, Limits, consider
+from .material import Material, parse_material
+from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
+
+__all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "HEADER_TAG"]
+
+#: The header line of a composed collection that holds the run's state.
+HEADER_TAG = "compose-state:"
+ABBREV = {"ito": "ito", "rutherford": "ruth"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A composing run: everything its result depends on (and nothing else)."""
+
+    variant: str = "ito"
+    methods: tuple[str, ...] = METHODS
+    seed: int = 1
+    material: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    shard_size: int = 40
+    breadth: int = 6
+    parents: tuple[tuple[str, str | None], ...] = ()  # (position, defender rule) seeds for mutate and reverse
+
+    def check(self) -> "Settings":
+        """Validate (raises ArgumentError with one line); returns self."""
+        get_variant(self.variant)
+        if not self.methods or any(m not in METHODS for m in self.methods):
+            raise ArgumentError(f"methods must be some of {', '.join(METHODS)}, not {','.join(self.methods) or 'none'}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**63:
+            raise ArgumentError(f"seed must be a whole number from 0 to 2**63-1, not {self.seed!r}")
+        lim = self.limits
+        if not 1 <= lim.min_length <= lim.max_length <= 999:
+            raise ArgumentError(f"lengths must satisfy 1 <= MIN <= MAX <= 999, not {lim.min_length}-{lim.max_length}")
+        if self.shard_size < 1 or self.breadth < 1:
+            raise ArgumentError("shard size and breadth must be at least 1")
+        if self.material is not None:
+            parse_material(self.material, self.variant)
+        for fen, rule in self.parents:
+            tsume_position(fen, self.variant, defender_hand=rule)
+        return self
+
+    def state(self) -> dict:
+        """The settings as stored in a collection's header (JSON)."""
+        d = asdict(self)
+        d["methods"] = list(self.methods)
+        d["parents"] = [list(p) for p in self.parents]
+        return d
+
+
+@dataclass
+class ShardResult:
+    """What one shard found: accepted problems (as plain dicts, so that any
+    executor can ship them) and counts by filter stage."""
+
+    index: int
+    method: str
+    accepted: list[dict] = field(default_factory=list)
+    stages: dict[str, int] = field(default_factory=dict)
+    candidates: int = 0
+    nodes: int = 0
+    cpu: float = 0.0
+
+
+def _rng(s: Settings, index: int, method: str) -> random.Random:
+    # A string seed is hashed with SHA-512 by random.Random: stable across
+    # runs and machines, unlike hash().
+    return random.Random(f"tsume-compose/{s.variant}/{s.seed}/{method}/{index}")
+
+
+class _Shard:
+    def __init__(self, s: Settings, index: int) -> None:
+        self.s = s
+        self.index = index
+        self.method = s.methods[index % len(s.methods)]
+        self.rng = _rng(s, index, self.method)
+        self.material = parse_material(s.material, s.variant) if s.material else None
+        self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES})
+        self.parents: list[tuple[int, Candidate]] = [
+            (0, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule))
+            for fen, rule in s.parents
+        ]
+
+    def budget_left(self) -> bool:
+        return self.out.candidates < self.s.shard_size
+
+    def try_one(self, c: Candidate) -> tuple[str, int | None]:
+        """Filter one candidate; returns its stage and its length when it mates."""
+        self.out.candidates += 1
+        o = consider(c, self.s.limits)
+        self.out.stages[o.stage] += 1
+        self.out.nodes += o.nodes
+        length = o.result.length if o.result is not None else None
+        if o.stage == "accepted":
+            from .rating import rate  # networkx is imported only when rating
+
+            assert o.report is not None
+            rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None)
+            self.out.accepted.append({
+                "position": o.candidate.fen(),
+                "defender": o.candidate.defender,
+                "length": o.report.length,
+                "solution": o.report.mainline,
+                "method": self.method,
+                "shard": self.index,
+                "removed": o.removed,
+                "score": rating.score,
+                "stars": rating.stars,
+                "features": rating.features,
+            })
+            self.parents.append((o.report.length or 1, o.candidate))
+            return o.stage, o.report.length
+        if o.stage in ("unsound", "length") and length:
+            # A clean mate that is not sound yet: a parent, with less weight.
+            self.parents.append((max(1, length // 2), o.candidate))
+        return o.stage, length
+
+    def run(self) -> ShardResult:
+        started = time.process_time()
+        getattr(self, f"_{self.method}")()
+        self.out.cpu = time.process_time() - started
+        return self.out
+
+    def _random(self) -> None:
+        source = random_candidates(self.rng, self.s.variant, self.material)
+        while self.budget_left():
+            self.try_one(next(source))
+
+    def _mutate(self) -> None:
+        source = random_candidates(self.rng, self.s.variant, self.material)
+        while self.budget_left():
+            if not self.parents:
+                self.try_one(next(source))  # no parent yet: random ones until one mates
+                continue
+            weights = [w * w for w, _ in self.parents]  # towards the longest
+            parent = self.rng.choices([c for _, c in self.parents], weights=weights)[0]
+            child = parent
+            for _ in range(self.rng.randint(1, 3)):
+                child = mutate(child, self.rng)
+            self.try_one(child)
+
+    def _reverse(self) -> None:
+        starts = [c for _, c in self.parents]
+        pictures = mate_pictures(self.rng, self.s.variant, self.material)
+        while self.budget_left():
+            if starts:
+                current = starts.pop(0)
+                length = None
+            else:
+                _mated, current = next(pictures)
+                stage, length = self.try_one(current)
+                if stage != "accepted" and length != 1:
+                    continue
+            # Walk back two plies at a time while the problem stays sound.
+            while self.budget_left():
+                backs = two_plies_back(current, self.rng, self.s.breadth)
+                nxt = None
+                for cand in backs:
+                    if not self.budget_left():
+                        break
+                    stage, got = self.try_one(cand)
+                    if got is not None and (length is None or got > length) and stage in ("accepted", "length", "unsound"):
+                        if nxt is None or stage == "accepted":
+                            nxt, nlen = cand, got
+                            if stage == "accepted":
+                                break
+                if nxt is None:
+                    break
+                current, length = nxt, nlen
+
+
+def run_shard(settings: Settings, index: int) -> ShardResult:
+    """Run shard ``index`` of a composing run (module docstring).  A plain
+    top-level function, so that process pools and Dask can ship it."""
+    return _Shard(settings, index).run()
+
+
+@dataclass
+class Summary:
+    """Where a composing run stopped and what it found."""
+
+    accepted: int = 0
+    total: int = 0
+    shards: int = 0
+    candidates: int = 0
+    nodes: int = 0
+    cpu: float = 0.0
+    by_length: dict[int, int] = field(default_factory=dict)
+    stages: dict[str, int] = field(default_factory=dict)
+    duplicates: int = 0
+    stopped: str = "count"
+    elapsed: float = 0.0
+
+
+def _header(settings: Settings, next_shard: int, skip: int) -> str:
+    state = {"next_shard": next_shard, "skip": skip, "settings": settings.state()}
+    return ("Composed by tsume compose (docs/compose.md); the next line lets --resume go on.\n"
+            f"{HEADER_TAG} {json.dumps(state, sort_keys=True)}")
+
+
+def read_state(path: Path) -> tuple[list[Problem], dict | None]:
+    """The problems of a composed collection and its stored state (None for a
+    collection without one)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ArgumentError(f"{path}: not a UTF-8 text file") from None
+    state = None
+    for line in text.split("\n"):
+        if not line.startswith("#"):
+            break
+        body = line[1:].strip()
+        if body.startswith(HEADER_TAG):
+            try:
+                state = json.loads(body[len(HEADER_TAG):])
+            except json.JSONDecodeError:
+                raise ArgumentError(f"{path}: its {HEADER_TAG} line is not valid JSON") from None
+    # A run stopped before its first problem leaves only the header.
+    has_problem = any(line.strip().startswith("[") for line in text.split("\n"))
+    return (loads(text, str(path)) if has_problem else []), state
+
+
+def _problem(settings: Settings, record: dict, serial: int, version: str) -> Problem:
+    feats = record["features"]
+    rating = "; ".join(f"{k}={feats[k]}" for k in sorted(feats))
+    return Problem(
+        id=f"{ABBREV.get(settings.variant, settings.variant)}-c{serial:04d}",
+        position=record["position"],
+        variant=settings.variant,
+        defender=record["defender"],
+        length=record["length"],
+        solution=record["solution"],
+        author="tsume compose",
+        tags=["composed", f"len{record['length']:02d}", record["method"]],
+        provenance=(f"method={record['method']}; seed={settings.seed}; shard={record['shard']}; "
+                    f"tool=tsume {version}" + (f"; removed={' '.join(record['removed'])}" if record["removed"] else "")),
+        rating=f"score={record['score']}; stars={record['stars']}; {rating}",
+    )
+
+
+def compose(
+    settings: Settings,
+    out: "str | os.PathLike",
+    *,
+    count: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    executor: cf.Executor | None = None,
+    resume: bool = False,
+    on_accept: Callable[[Problem, dict], None] | None = None,
+    progress: Callable[[Summary], None] | None = None,
+) -> Summary:
+    """Compose into the collection ``out`` until ``count`` problems are in it
+    (counting those a resumed file holds) or ``time_limit`` seconds pass.
+
+    ``executor`` runs the shards (default: a process pool of ``workers``,
+    all cores when None).  ``out`` must not exist unless ``resume``, which
+    goes on from its stored state (the settings must be the same).
+    ``on_accept(problem, record)`` is called for every problem written.
+    KeyboardInterrupt propagates, with ``out`` as it was after the last
+    accepted shard."""
+    from .. import __version__
+
+    settings = settings.check()
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise ArgumentError(f"count must be a whole number of at least 1, not {count!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and 0 < time_limit < float("inf")):
+        raise ArgumentError(f"time limit must be a positive number of seconds, not {time_limit!r}")
+    if count is None and time_limit is None:
+        raise ArgumentError("give a count, a time limit or both: composing has no natural end")
+    path = Path(out)
+    problems: list[Problem] = []
+    # The next shard to take, and how many of its records a count already
+    # cut off from it were taken (so a resumed run takes exactly the rest).
+    next_shard = skip = 0
+    if path.exists() and path.stat().st_size > 0:
+        if not resume:
+            raise ArgumentError(f"{path} exists: --resume to go on with it, or choose another --out")
+        problems, state = read_state(path)
+        if state is None:
+            raise ArgumentError(f"{path} holds no {HEADER_TAG} line: it was not written by tsume compose")
+        if state.get("settings") != settings.state():
+            raise ArgumentError(f"{path} was composed with other settings: resume with the same options "
+                                f"(stored: {json.dumps(state.get('settings'), sort_keys=True)})")
+        next_shard = int(state.get("next_shard", 0))
+        skip = int(state.get("skip", 0))
+    seen = set()
+    for p in problems:
+        seen.add(canonical_key(tsume_position(p.position, p.variant, defender_hand=p.defender)))
+    summary = Summary(total=len(problems))
+    started = time.monotonic()
+    deadline = started + time_limit if time_limit is not None else None
+    own = executor is None
+    if own:
+        executor = cf.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    assert executor is not None
+    width = 2 * (workers or os.cpu_count() or 1) if own else 8
+    pending: dict[int, cf.Future] = {}
+    results: dict[int, ShardResult] = {}
+    submitted = next_shard
+    try:
+        while True:
+            if count is not None and summary.total >= count:
+                summary.stopped = "count"
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                summary.stopped = "time"
+                break
+            while len(pending) < width:
+                pending[submitted] = executor.submit(run_shard, settings, submitted)
+                submitted += 1
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            done, _ = cf.wait(list(pending.values()), timeout=min(wait, 0.5) if wait is not None else 0.5,
+                              return_when=cf.FIRST_COMPLETED)
+            for i in [i for i, f in pending.items() if f in done]:
+                results[i] = pending.pop(i).result()
+            # Take finished shards in order only: the same seed gives the same file.
+            while next_shard in results:
+                r = results.pop(next_shard)
+                summary.shards += 1
+                summary.candidates += r.candidates
+                summary.nodes += r.nodes
+                summary.cpu += r.cpu
+                for k, v in r.stages.items():
+                    summary.stages[k] = summary.stages.get(k, 0) + v
+                fresh: list[tuple[Problem, dict]] = []
+                taken = skip
+                for rec in r.accepted[skip:]:
+                    if count is not None and summary.total + len(fresh) >= count:
+                        break
+                    taken += 1
+                    key = canonical_key(tsume_position(rec["position"], settings.variant, defender_hand=rec["defender"]))
+                    if key in seen:
+                        summary.duplicates += 1
+                        continue
+                    seen.add(key)
+                    fresh.append((_problem(settings, rec, len(problems) + len(fresh) + 1, __version__), rec))
+                if taken < len(r.accepted):
+                    skip = taken  # cut by the count: the rest of this shard is for a resumed run
+                    results[next_shard] = r
+                else:
+                    next_shard, skip = next_shard + 1, 0
+                problems.extend(p for p, _ in fresh)
+                # One atomic write per shard: the file and its state move together.
+                save(path, problems, header=_header(settings, next_shard, skip))
+                for p, rec in fresh:
+                    summary.accepted += 1
+                    summary.total += 1
+                    summary.by_length[rec["length"]] = summary.by_length.get(rec["length"], 0) + 1
+                    if on_accept is not None:
+                        on_accept(p, rec)
+                if count is not None and summary.total >= count:
+                    break
+            summary.elapsed = time.monotonic() - started
+            if progress is not None:
+                progress(summary)
+    finally:
+        for f in pending.values():
+            f.cancel()
+        if own:
+            _stop_pool(executor)
+    summary.elapsed = time.monotonic() - started
+    return summary
+
+
+def _stop_pool(executor: cf.Executor) -> None:
+    """Shut a process pool down at once: running shards are abandoned (their
+    work is redone on resume), never waited for."""
+    # shutdown() forgets the processes: take them first.
+    procs = dict(getattr(executor, "_processes", None) or {})
+    executor.shutdown(wait=False, cancel_futures=True)
+    for p in list(procs.values()):
+        try:
+            p.terminate()
+        except (OSError, AttributeError):
+            pass
+    for p in list(procs.values()):
+        try:
+            p.join(timeout=2)
+        except (OSError, AttributeError, AssertionError):
+            pass
+
+
+def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed: int = 1,
+                  material: str | None = None, length: str | None = None, strict: bool = False,
+                  parents: list[Problem] | None = None, shard_size: int = 40) -> Settings:
+    """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``)."""
+    ms = tuple(m.strip() for m in methods.split(",") if m.strip())
+    lo, hi = 1, 99
+    if length is not None:
+        a, dash, b = length.partition("-")
+        if not (a.isascii() and a.isdigit() and (not dash or (b.isascii() and b.isdigit()))) or len(length) > 7:
+            raise ArgumentError(f"--length must be N or MIN-MAX, not {length!r}")
+        lo = int(a)
+        hi = int(b) if dash else 99  # MIN alone: at least MIN plies
+    var = get_variant(variant).name
+    ps = tuple((p.position, p.defender) for p in (parents or []))
+    return Settings(variant=var, methods=ms, seed=seed, material=material,
+                    limits=Limits(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
+                    parents=ps).check()

@@ -1,0 +1,185 @@
+"""Where candidates come from: random placement, mutation, the reverse method.
+
+Every source draws its choices from the ``random.Random`` it is given, so a
+seeded run repeats exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ..conventions import rest_of_set
+from ..position import Position
+from ..variant import get_variant
+from .candidate import Candidate
+from .material import Material, default_profiles
+
+__all__ = ["random_candidates", "mutate", "mate_pictures", "two_plies_back", "METHODS"]
+
+#: The methods ``tsume compose --method`` accepts.
+METHODS = ("random", "mutate", "reverse")
+
+
+def random_candidates(rng: random.Random, variant: str, material: Material | None = None) -> Iterator[Candidate]:
+    """Random placements from ``material``, or from the rotation of
+    :func:`~tsume.compose.material.default_profiles` when none is given."""
+    profiles = [material] if material is not None else default_profiles(variant)
+    i = 0
+    while True:
+        yield profiles[i % len(profiles)].draw(rng, variant)
+        i += 1
+
+
+def _promotable(variant: str, letter: str) -> bool:
+    return any(k.letter.upper() == letter.upper() and k.promoted is not None and not k.royal
+               for k in get_variant(variant).kinds)
+
+
+def mutate(c: Candidate, rng: random.Random) -> Candidate:
+    """One random edit of ``c`` (the result may be invalid; callers check):
+    move a man, the defender's king or the attacker's king; add a piece to
+    the attacker's hand or take one out; lift a man into the hand; add or
+    remove a man; flip one; switch the defender's hand rule; and for
+    Rutherford, lengthen or shorten the board at either end."""
+    c = c.copy()
+    n = c.n
+    dk = c.king("defender")
+    empties = [s for s in range(1, n + 1) if not c.board[s]]
+    att, dfd = c.squares("attacker"), c.squares("defender")
+    pool = c.pool()
+    v = get_variant(c.variant)
+    op = rng.choices(
+        ["move_att", "move_def", "move_king", "hand_add", "hand_remove", "lift", "board_add_att",
+         "board_add_def", "board_remove", "flip", "defender", "move_att_king", "resize"],
+        weights=[5, 2, 2, 4, 2, 2, 3, 2, 2, 2, 1, 1, 0 if v.board_length else 2],
+    )[0]
+
+    def near_empty(s: int, r: int) -> int | None:
+        opts = [e for e in empties if abs(e - s) <= r]
+        return rng.choice(opts) if opts else None
+
+    if op in ("move_att", "move_def") and (att if op == "move_att" else dfd):
+        s = rng.choice(att if op == "move_att" else dfd)
+        to = near_empty(s, rng.choice([2, 4, n]))
+        if to:
+            c.board[to], c.board[s] = c.board[s], ""
+    elif op == "move_king" and dk:
+        to = near_empty(dk, rng.choice([1, 2, 3]))
+        if to:
+            c.board[to], c.board[dk] = c.board[dk], ""
+    elif op == "move_att_king":
+        ak = c.king("attacker")
+        if ak:
+            if rng.random() < 0.3:
+                c.board[ak] = ""
+            else:
+                to = near_empty(ak, n)
+                if to:
+                    c.board[to], c.board[ak] = "K", ""
+        elif empties:
+            c.board[rng.choice(empties)] = "K"
+    elif op == "hand_add" and pool:
+        k = rng.choice(pool)
+        c.hand[k] = c.hand.get(k, 0) + 1
+    elif op == "hand_remove" and c.hand:
+        k = rng.choice(sorted(c.hand))
+        c.hand[k] -= 1
+        if not c.hand[k]:
+            del c.hand[k]
+    elif op == "lift" and att:
+        s = rng.choice(att)
+        k = c.board[s][-1].upper()
+        c.board[s] = ""
+        c.hand[k] = c.hand.get(k, 0) + 1
+    elif op in ("board_add_att", "board_add_def") and pool and empties:
+        k = rng.choice(pool)
+        s = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
+        if s:
+            tok = k if op == "board_add_att" else k.lower()
+            if rng.random() < 0.25 and _promotable(c.variant, k):
+                tok = "+" + tok
+            c.board[s] = tok
+    elif op == "board_remove" and (att or dfd):
+        c.board[rng.choice(att + dfd)] = ""
+    elif op == "flip" and (att or dfd):
+        s = rng.choice(att + dfd)
+        tok = c.board[s]
+        if tok.startswith("+"):
+            c.board[s] = tok[1:]
+        elif _promotable(c.variant, tok):
+            c.board[s] = "+" + tok
+    elif op == "defender":
+        c.defender = None if c.defender == "none" else "none"
+    elif op == "resize":
+        grow = rng.random() < 0.6
+        at_top = rng.random() < 0.5
+        k = rng.randint(1, 4)
+        if grow and n + k <= v.max_length:
+            c.board = [""] + [""] * k + c.board[1:] if at_top else c.board + [""] * k
+        elif not grow and n - k >= v.min_length:
+            if at_top and all(not t for t in c.board[1:k + 1]):
+                c.board = [""] + c.board[k + 1:]
+            elif not at_top and all(not t for t in c.board[n - k + 1:]):
+                c.board = c.board[:n - k + 1]
+    return c
+
+
+def _as_candidate(pos: Position) -> Candidate | None:
+    """The candidate of a tsume position reached by un-moving, with the
+    defender's hand as a rule when it is one ("the rest" or "none") and as
+    letters otherwise."""
+    defender = pos.hands[1]
+    if list(defender) == list(rest_of_set(pos)):
+        rule: str | None = None
+    elif not any(defender):
+        rule = "none"
+    else:
+        rule = pos.hand_string(1).lower()
+    c = Candidate.from_position(pos, rule)
+    return c if c.position() is not None else None
+
+
+def mate_pictures(rng: random.Random, variant: str, material: Material | None = None) -> Iterator[tuple[Position, Candidate]]:
+    """Mate pictures and the one-ply problems they come from: a random
+    placement (attacker to move) one of whose checks mates; yields (the
+    mated position, the candidate before the mating move) -- the mated
+    position is where the reverse method starts."""
+    for c in random_candidates(rng, variant, material):
+        pos = c.position()
+        if pos is None:
+            continue
+        mates = []
+        for m in sorted(pos.checks()):
+            pos.push(m)
+            if pos.is_checkmate():
+                mates.append(pos.copy())
+            pos.pop()
+        if mates:
+            yield rng.choice(mates), c
+
+
+def two_plies_back(c: Candidate, rng: random.Random, breadth: int) -> list[Candidate]:
+    """Up to ``breadth`` candidates two plies before ``c``: un-move a defender
+    move that answered a check, then the attacker's check before it (the
+    reverse method's step).  The un-moves follow the rules of both games
+    (:mod:`tsume.compose.unmove`); the candidates are drawn at random among
+    all, so that a run explores different lines."""
+    from .unmove import unmoves  # the reverse method's only user
+
+    pos = c.position()
+    if pos is None:
+        return []
+    out: dict[str, Candidate] = {}
+    before_defender = [(p, m) for p, m in unmoves(pos) if p.is_check()]
+    rng.shuffle(before_defender)
+    for p, _m in before_defender:
+        attacker_moves = unmoves(p)
+        rng.shuffle(attacker_moves)
+        for q, _a in attacker_moves[:max(2, breadth // 2)]:
+            cand = _as_candidate(q)
+            if cand is not None:
+                out.setdefault(cand.fen() + str(cand.defender), cand)
+        if len(out) >= breadth:
+            break
+    return [out[k] for k in sorted(out)][:breadth]
