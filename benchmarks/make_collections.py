@@ -185,14 +185,12 @@ def retro_children(c: Cand) -> list[Cand]:
     k = next((sq for sq in range(1, n + 1) if c.board[sq] == "k"), 0)
     if not k:
         return []
-    from make_suite import piece_pool  # noqa: PLC0415
-
     tries: list[tuple[Cand, str, str]] = []
     for kp in range(max(1, k - 3), min(n, k + 3) + 1):
         if kp == k or c.board[kp]:
             continue
         # a sacrifice: P*k, king kp x k
-        for letter in sorted(set(piece_pool(c))):
+        for letter in sorted(set(c.pool())):
             y = c.copy()
             y.board[k], y.board[kp] = "", "k"
             y.hand[letter] = y.hand.get(letter, 0) + 1

@@ -62,16 +62,16 @@ import sys
 import time
 import traceback
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 from tsume.collection import Problem, load, save
+from tsume.compose.candidate import Candidate
+from tsume.compose.sources import mutate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.errors import TsumeError
 from tsume.generate import random_tsume
 from tsume.position import Position
 from tsume.solve import solve
-from tsume.variant import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = 15  # plies: the "long" buckets start here
@@ -80,48 +80,14 @@ LONG = 15  # plies: the "long" buckets start here
 # --- a position as editable tokens -------------------------------------------------
 
 
-@dataclass
-class Cand:
-    """An editable candidate: board tokens (index 1..n, '' for empty), attacker hand, defender mode."""
-
-    variant: str
-    board: list[str]          # board[0] unused; tokens like 'K', '+p', ''
-    hand: dict[str, int]      # the attacker's (Black's) hand, uppercase letters
-    defender: str | None      # None ("the rest") or "none"
-
-    @classmethod
-    def from_position(cls, pos: Position, defender: str | None) -> "Cand":
-        board = [""] + [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
-        t = pos.t
-        hand = {t.kind_letters[ki]: c for ki, c in enumerate(pos.hands[0]) if c}
-        return cls(pos.variant.name, board, hand, defender)
-
-    def copy(self) -> "Cand":
-        return Cand(self.variant, self.board[:], dict(self.hand), self.defender)
-
-    @property
-    def n(self) -> int:
-        return len(self.board) - 1
-
-    def fen(self) -> str:
-        out, empty = [], 0
-        for tok in self.board[1:]:
-            if not tok:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            out.append(tok)
-        if empty:
-            out.append(str(empty))
-        hand = "".join((str(c) if c > 1 else "") + k for k, c in sorted(self.hand.items()) if c) or "-"
-        return f"{''.join(out)} b {hand} 1"
+class Cand(Candidate):
+    """The composer's editable candidate (tsume.compose.candidate), with this
+    script's key and its check: the plain Position of a valid tsume."""
 
     def key(self) -> tuple[str, str]:
         return (self.fen(), self.defender or "rest")
 
-    def position(self) -> Position | None:
+    def position(self) -> Position | None:  # type: ignore[override]
         """The Position if the candidate is a valid tsume (attacker not in check), else None."""
         try:
             pos = Position(self.fen(), self.variant)
@@ -131,130 +97,6 @@ class Cand:
         if pos.is_check() or not tp.kings[1]:
             return None
         return pos
-
-
-def piece_pool(c: Cand) -> list[str]:
-    """Uppercase kind letters of the set that are neither on the board nor in the attacker's hand."""
-    v = get_variant(c.variant)
-    counts = {k.letter.upper(): k.count for k in v.kinds if not k.royal}
-    for tok in c.board[1:]:
-        if tok:
-            letter = tok[-1].upper()
-            if letter in counts:
-                counts[letter] -= 1
-    for k, n in c.hand.items():
-        counts[k] -= n
-    return [k for k, n in sorted(counts.items()) for _ in range(max(n, 0))]
-
-
-def king_square(c: Cand, colour: str) -> int:
-    want = "K" if colour == "b" else "k"
-    for s in range(1, c.n + 1):
-        if c.board[s] == want:
-            return s
-    return 0
-
-
-def can_promote(variant: str, letter: str) -> bool:
-    v = get_variant(variant)
-    for k in v.kinds:
-        if k.letter.upper() == letter.upper():
-            return k.promoted is not None and not k.royal
-    return False
-
-
-def mutate(c: Cand, rng: random.Random) -> Cand:
-    """One random edit (the result may be invalid; the caller checks)."""
-    c = c.copy()
-    n = c.n
-    dk = king_square(c, "w")
-    empties = [s for s in range(1, n + 1) if not c.board[s]]
-    att = [s for s in range(1, n + 1) if c.board[s] and c.board[s].lstrip("+").isupper() and c.board[s] != "K"]
-    dfd = [s for s in range(1, n + 1) if c.board[s] and c.board[s].lstrip("+").islower() and c.board[s] != "k"]
-    pool = piece_pool(c)
-    op = rng.choices(
-        ["move_att", "move_def", "move_king", "hand_add", "hand_remove", "lift", "board_add_att",
-         "board_add_def", "board_remove", "flip", "defender", "move_att_king", "resize"],
-        weights=[5, 2, 2, 4, 2, 2, 3, 2, 2, 2, 1, 1, 2 if c.variant == "rutherford" else 0],
-    )[0]
-
-    def near_empty(s: int, r: int) -> int | None:
-        opts = [e for e in empties if abs(e - s) <= r]
-        return rng.choice(opts) if opts else None
-
-    if op == "move_att" and att:
-        s = rng.choice(att)
-        to = near_empty(s, rng.choice([2, 4, n]))
-        if to:
-            c.board[to], c.board[s] = c.board[s], ""
-    elif op == "move_def" and dfd:
-        s = rng.choice(dfd)
-        to = near_empty(s, rng.choice([2, 4, n]))
-        if to:
-            c.board[to], c.board[s] = c.board[s], ""
-    elif op == "move_king" and dk:
-        to = near_empty(dk, rng.choice([1, 2, 3]))
-        if to:
-            c.board[to], c.board[dk] = c.board[dk], ""
-    elif op == "move_att_king":
-        ak = king_square(c, "b")
-        if ak:
-            if rng.random() < 0.3:
-                c.board[ak] = ""
-            else:
-                to = near_empty(ak, n)
-                if to:
-                    c.board[to], c.board[ak] = "K", ""
-        elif empties:
-            c.board[rng.choice(empties)] = "K"
-    elif op == "hand_add" and pool:
-        k = rng.choice(pool)
-        c.hand[k] = c.hand.get(k, 0) + 1
-    elif op == "hand_remove" and c.hand:
-        k = rng.choice(sorted(c.hand))
-        c.hand[k] -= 1
-        if not c.hand[k]:
-            del c.hand[k]
-    elif op == "lift" and att:
-        s = rng.choice(att)
-        k = c.board[s][-1].upper()
-        c.board[s] = ""
-        c.hand[k] = c.hand.get(k, 0) + 1
-    elif op in ("board_add_att", "board_add_def") and pool and empties:
-        k = rng.choice(pool)
-        s = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
-        if s:
-            tok = k if op == "board_add_att" else k.lower()
-            if rng.random() < 0.25 and can_promote(c.variant, k):
-                tok = "+" + tok
-            c.board[s] = tok
-    elif op == "board_remove" and (att or dfd):
-        c.board[rng.choice(att + dfd)] = ""
-    elif op == "flip" and (att or dfd):
-        s = rng.choice(att + dfd)
-        tok = c.board[s]
-        if tok.startswith("+"):
-            c.board[s] = tok[1:]
-        elif can_promote(c.variant, tok):
-            c.board[s] = "+" + tok
-    elif op == "defender":
-        c.defender = None if c.defender == "none" else "none"
-    elif op == "resize":
-        v = get_variant(c.variant)
-        grow = rng.random() < 0.6
-        at_top = rng.random() < 0.5
-        k = rng.randint(1, 4)
-        if grow and n + k <= v.max_length:
-            if at_top:
-                c.board = [""] + [""] * k + c.board[1:]
-            else:
-                c.board = c.board + [""] * k
-        elif not grow and n - k >= v.min_length:
-            if at_top and all(not t for t in c.board[1 : k + 1]):
-                c.board = [""] + c.board[k + 1 :]
-            elif not at_top and all(not t for t in c.board[n - k + 1 :]):
-                c.board = c.board[: n - k + 1]
-    return c
 
 
 # --- random profiles ------------------------------------------------------------------
@@ -284,7 +126,7 @@ def random_candidate(rng: random.Random, variant: str, i: int) -> Cand:
     c = Cand.from_position(pos, defender)
     # Sometimes push the defender's king to its far end (square 1) when free.
     if rng.random() < 0.3:
-        k = king_square(c, "w")
+        k = c.king("defender")
         target = rng.choice([1, 1, 2])
         if k and not c.board[target]:
             c.board[target], c.board[k] = "k", ""

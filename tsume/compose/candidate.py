@@ -44,7 +44,8 @@ class Candidate:
         return cls(pos.variant.name, board, hand, defender)
 
     def copy(self) -> "Candidate":
-        return Candidate(self.variant, self.board[:], dict(self.hand), self.defender)
+        # type(self): a subclass (the benchmark scripts have one) stays itself.
+        return type(self)(self.variant, self.board[:], dict(self.hand), self.defender)
 
     @property
     def n(self) -> int:
