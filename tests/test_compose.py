@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from tsume.collection import load
 from tsume.compose import Candidate, canonical_key, parse_material
 from tsume.compose.filters import Limits, consider, economise, repair, sound
-from tsume.compose.run import Settings, compose, read_state, run_shard, settings_from
+from tsume.compose.run import Settings, compose, merge_pool, read_state, run_shard, settings_from
 from tsume.compose.sources import mutate, random_candidates, two_plies_back
 from tsume.conventions import tsume_position
 from tsume.errors import ArgumentError
@@ -167,6 +168,14 @@ def test_length_window():
     assert consider(cand("k1P2H25 b G"), Limits(min_length=3)).stage in ("length", "no-mate")
 
 
+def test_lengths_the_run_has_enough_of_are_not_verified():
+    c = cand("k1P2H25 b G")
+    whole = consider(c, Limits())
+    assert whole.stage == "accepted" and whole.report is not None
+    skipped = consider(c, Limits(), skip={whole.report.length})
+    assert skipped.stage == "length" and skipped.report is None and skipped.nodes < whole.nodes
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -212,6 +221,42 @@ def test_resume_goes_on_without_duplicates_and_as_one_run(tmp_path):
     assert parts.read_text() == whole.read_text()
     _, state = read_state(parts)
     assert state is not None and state["settings"]["seed"] == 12
+
+
+def test_generations_share_a_pool_and_stay_deterministic(tmp_path):
+    # One shard per generation: from the third shard on, each starts from
+    # the pool of the shards two generations back.
+    s = replace(easy(seed=5, methods="random,mutate"), generation=1, shard_size=3)
+    one, two, parts = tmp_path / "one.tsume", tmp_path / "two.tsume", tmp_path / "parts.tsume"
+    compose(s, one, count=4, workers=1)
+    compose(s, two, count=4, workers=2)
+    compose(s, parts, count=2, workers=2)
+    compose(s, parts, count=4, workers=1, resume=True)
+    assert one.read_text() == two.read_text() == parts.read_text()
+    _, state = read_state(one)
+    assert state is not None and state["running"], "the pool stayed empty"
+    assert max(int(g) for g in state["pools"]) == state["next_shard"] + 1
+    # The pool is what a later shard starts from: a mutate shard given it
+    # tries mutations of its parents, not random placements.
+    pool = [tuple(x) for x in state["running"]]
+    assert run_shard(s, 3, pool).accepted != run_shard(s, 3, ()).accepted or not pool
+    assert_sound(one)
+
+
+def test_per_length_spreads_the_collection(tmp_path):
+    out = tmp_path / "spread.tsume"
+    summary = compose(easy(seed=11, per_length=1), out, count=2, workers=2)
+    problems = assert_sound(out)
+    assert len({p.length for p in problems}) == len(problems) == 2
+    assert summary.over_quota > 0  # short problems come first and fill their length at once
+    with pytest.raises(ArgumentError, match="per-length"):
+        easy(per_length=0)
+
+
+def test_the_pool_keeps_the_heaviest_once_each():
+    a, b, c = (3, 3, "k1P2H25 b G 1", None), (9, 9, "x", None), (1, 2, "k1P2H25 b G 1", None)
+    assert merge_pool([a], [b, c], 5) == [b, a]
+    assert merge_pool([a], [b, c], 1) == [b]
 
 
 def test_time_limit_stops_the_run(tmp_path):

@@ -700,6 +700,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @click.option("--parents", "parents_file", default=None, metavar="FILE",
               help="A collection whose problems seed the mutate and reverse methods.")
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move in every variation.")
+@click.option("--per-length", "per_length", type=COUNT, default=None, metavar="N",
+              help="Keep at most N problems of each length (a collection that spans the lengths).")
 @click.option("--seed", type=_Number("seed", lambda v, name: v, whole=True), default=1, show_default=True,
               metavar="K", help="The run's seed: the same seed, the same problems.")
 @click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
@@ -711,7 +713,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @friendly_errors
 def compose_command(variant_spec: str | None, out: str, count: int | None, time_limit: float | None,
                     length: str | None, methods: str, material: str | None, parents_file: str | None,
-                    strict: bool, seed: int, workers: int | None, scheduler: str | None, resume: bool,
+                    strict: bool, per_length: int | None, seed: int, workers: int | None,
+                    scheduler: str | None, resume: bool,
                     as_json: bool, quiet: bool) -> None:
     """Compose sound, economical, rated problems into the collection FILE.
 
@@ -724,7 +727,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
         count = 10
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
-                             length=length, strict=strict, parents=parents)
+                             length=length, strict=strict, parents=parents, per_length=per_length)
     executor = None
     client = None
     if scheduler is not None:

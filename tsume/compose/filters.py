@@ -131,8 +131,10 @@ def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, 
     return c, report, removed, nodes
 
 
-def consider(c: Candidate, limits: Limits) -> Outcome:
-    """Run ``c`` through every filter, cheapest first (module docstring)."""
+def consider(c: Candidate, limits: Limits, skip: "frozenset[int] | set[int]" = frozenset()) -> Outcome:
+    """Run ``c`` through every filter, cheapest first (module docstring).
+    A mate whose length is in ``skip`` (lengths the run needs no more of)
+    stops at the ``length`` stage, before the costly ``verify()``."""
     if c.position() is None:
         return Outcome("invalid", c)
     nodes = 0
@@ -141,7 +143,7 @@ def consider(c: Candidate, limits: Limits) -> Outcome:
         nodes += spent
         if r is None or r.length is None:
             return Outcome("no-mate", c, r, nodes=nodes)
-        if not limits.min_length <= r.length <= limits.max_length:
+        if not limits.min_length <= r.length <= limits.max_length or r.length in skip:
             return Outcome("length", c, r, nodes=nodes)
         if r.leftover in (None, "-"):
             break
@@ -153,7 +155,8 @@ def consider(c: Candidate, limits: Limits) -> Outcome:
         return Outcome("te-amari", c, r, nodes=nodes)
     report, spent = sound(c, limits)
     nodes += spent
-    if report is None or report.length is None or not limits.min_length <= report.length <= limits.max_length:
+    if (report is None or report.length is None or not limits.min_length <= report.length <= limits.max_length
+            or report.length in skip):
         return Outcome("unsound", c, r, nodes=nodes)
     c, report, removed, spent = economise(c, report, limits)
     nodes += spent

@@ -3,9 +3,14 @@ order, every accepted problem saved at once.
 
 Work is cut into **shards**: shard ``i`` runs method ``methods[i % len]``
 with its own random stream (seeded by the run's seed, the variant, the
-method and ``i``) for a fixed number of candidates, so its result depends
-on nothing else -- not on the number of workers, not on the machine, not on
-other shards.  Shards run on any :class:`concurrent.futures.Executor` (a
+method and ``i``) for a fixed number of candidates.  Shards come in
+**generations** of ``generation`` shards; a shard starts from the run's
+**parent pool** as it stood after every shard two generations back or more
+(the longest problems found so far, sound or only mating, in a fixed order),
+so mutation and the reverse method climb across shards while a generation
+still runs beside the previous one.  A shard's result therefore depends on
+the settings and the earlier shards' results only -- not on the number of
+workers, not on the machine, not on timing.  Shards run on any :class:`concurrent.futures.Executor` (a
 local process pool by default; a Dask cluster's executor with
 ``scheduler``), and their results are taken **in shard order**: a problem
 is accepted if no earlier one has its canonical key.  So the same seed gives
@@ -56,6 +61,9 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     shard_size: int = 40
     breadth: int = 6
+    generation: int = 8  # shards per generation (see the module docstring)
+    pool_size: int = 32  # parents kept in the pool
+    per_length: int | None = None  # keep at most this many problems of each length
     parents: tuple[tuple[str, str | None], ...] = ()  # (position, defender rule) seeds for mutate and reverse
 
     def check(self) -> "Settings":
@@ -68,8 +76,11 @@ class Settings:
         lim = self.limits
         if not 1 <= lim.min_length <= lim.max_length <= 999:
             raise ArgumentError(f"lengths must satisfy 1 <= MIN <= MAX <= 999, not {lim.min_length}-{lim.max_length}")
-        if self.shard_size < 1 or self.breadth < 1:
-            raise ArgumentError("shard size and breadth must be at least 1")
+        if min(self.shard_size, self.breadth, self.generation, self.pool_size) < 1:
+            raise ArgumentError("shard size, breadth, generation and pool size must be at least 1")
+        if self.per_length is not None and (isinstance(self.per_length, bool) or not isinstance(self.per_length, int)
+                                            or self.per_length < 1):
+            raise ArgumentError(f"per-length must be a whole number of at least 1, not {self.per_length!r}")
         if self.material is not None:
             parse_material(self.material, self.variant)
         for fen, rule in self.parents:
@@ -96,6 +107,26 @@ class ShardResult:
     candidates: int = 0
     nodes: int = 0
     cpu: float = 0.0
+    parents: list[Parent] = field(default_factory=list)
+
+
+#: A parent in the pool: (weight, proven length, position, defender rule).
+#: Weight is the length for a sound problem, half of it for one that only
+#: mates (a mate of the wrong length, or unsound).
+Parent = tuple[int, int, str, "str | None"]
+
+
+def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Parent]:
+    """The pool after ``found`` joins ``pool``: the ``size`` heaviest
+    parents, one per position, earlier ones first among equals."""
+    best: dict[tuple[str, str | None], Parent] = {}
+    for p in list(pool) + list(found):
+        key = (p[2], p[3])
+        if key not in best or p[0] > best[key][0]:
+            best[key] = p
+    order = {k: i for i, k in enumerate(best)}
+    ranked = sorted(best.values(), key=lambda p: (-p[0], order[(p[2], p[3])]))
+    return [tuple(p) for p in ranked[:size]]  # type: ignore[misc]
 
 
 def _rng(s: Settings, index: int, method: str) -> random.Random:
@@ -105,17 +136,34 @@ def _rng(s: Settings, index: int, method: str) -> random.Random:
 
 
 class _Shard:
-    def __init__(self, s: Settings, index: int) -> None:
+    def __init__(self, s: Settings, index: int, pool: list[Parent], full: frozenset[int]) -> None:
         self.s = s
         self.index = index
         self.method = s.methods[index % len(s.methods)]
         self.rng = _rng(s, index, self.method)
         self.material = parse_material(s.material, s.variant) if s.material else None
         self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES})
-        self.parents: list[tuple[int, Candidate]] = [
-            (0, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule))
+        # (weight, length or None, candidate): the user's parents (length
+        # unknown, weight 1), then the pool's, then what this shard finds.
+        self.parents: list[tuple[int, int | None, Candidate]] = [
+            (1, None, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule))
             for fen, rule in s.parents
         ]
+        for w, length, fen, rule in pool:
+            c = Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule)
+            self.parents.append((w, length, c))
+        self.found: list[Parent] = []
+        self.full = full
+
+    def _parent(self) -> tuple[int | None, Candidate]:
+        """A parent drawn at random, weighted towards the longest."""
+        weights = [w * w for w, _, _ in self.parents]
+        _, length, c = self.rng.choices(self.parents, weights=weights)[0]
+        return length, c
+
+    def _keep(self, weight: int, length: int, c: Candidate) -> None:
+        self.parents.append((weight, length, c))
+        self.found.append((weight, length, c.fen(), c.defender))
 
     def budget_left(self) -> bool:
         return self.out.candidates < self.s.shard_size
@@ -123,7 +171,7 @@ class _Shard:
     def try_one(self, c: Candidate) -> tuple[str, int | None]:
         """Filter one candidate; returns its stage and its length when it mates."""
         self.out.candidates += 1
-        o = consider(c, self.s.limits)
+        o = consider(c, self.s.limits, self.full)
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
@@ -144,17 +192,18 @@ class _Shard:
                 "stars": rating.stars,
                 "features": rating.features,
             })
-            self.parents.append((o.report.length or 1, o.candidate))
+            self._keep(o.report.length or 1, o.report.length or 1, o.candidate)
             return o.stage, o.report.length
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
-            self.parents.append((max(1, length // 2), o.candidate))
+            self._keep(max(1, length // 2), length, o.candidate)
         return o.stage, length
 
     def run(self) -> ShardResult:
         started = time.process_time()
         getattr(self, f"_{self.method}")()
         self.out.cpu = time.process_time() - started
+        self.out.parents = merge_pool([], self.found, self.s.pool_size)
         return self.out
 
     def _random(self) -> None:
@@ -168,20 +217,18 @@ class _Shard:
             if not self.parents:
                 self.try_one(next(source))  # no parent yet: random ones until one mates
                 continue
-            weights = [w * w for w, _ in self.parents]  # towards the longest
-            parent = self.rng.choices([c for _, c in self.parents], weights=weights)[0]
-            child = parent
+            _, child = self._parent()
             for _ in range(self.rng.randint(1, 3)):
                 child = mutate(child, self.rng)
             self.try_one(child)
 
     def _reverse(self) -> None:
-        starts = [c for _, c in self.parents]
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
         while self.budget_left():
-            if starts:
-                current = starts.pop(0)
-                length = None
+            # Mostly from a parent (the longest first), now and then from a
+            # fresh mate picture, so that new lines keep coming.
+            if self.parents and self.rng.random() < 0.75:
+                length, current = self._parent()
             else:
                 _mated, current = next(pictures)
                 stage, length = self.try_one(current)
@@ -205,10 +252,13 @@ class _Shard:
                 current, length = nxt, nlen
 
 
-def run_shard(settings: Settings, index: int) -> ShardResult:
-    """Run shard ``index`` of a composing run (module docstring).  A plain
-    top-level function, so that process pools and Dask can ship it."""
-    return _Shard(settings, index).run()
+def run_shard(settings: Settings, index: int, pool: "list[Parent] | tuple[Parent, ...]" = (),
+              full: "frozenset[int] | tuple[int, ...]" = ()) -> ShardResult:
+    """Run shard ``index`` of a composing run from the parent ``pool`` of
+    its generation and the lengths the run already has ``per_length`` of
+    (``full``: mates of those lengths are not verified; module docstring).
+    A plain top-level function, so that process pools and Dask can ship it."""
+    return _Shard(settings, index, list(pool), frozenset(full)).run()
 
 
 @dataclass
@@ -224,12 +274,17 @@ class Summary:
     by_length: dict[int, int] = field(default_factory=dict)
     stages: dict[str, int] = field(default_factory=dict)
     duplicates: int = 0
+    over_quota: int = 0  # sound problems refused because their length had per_length already
     stopped: str = "count"
     elapsed: float = 0.0
 
 
-def _header(settings: Settings, next_shard: int, skip: int) -> str:
-    state = {"next_shard": next_shard, "skip": skip, "settings": settings.state()}
+def _header(settings: Settings, next_shard: int, skip: int, pools: dict[int, list[Parent]],
+            running: list[Parent], fulls: dict[int, list[int]]) -> str:
+    state = {"next_shard": next_shard, "skip": skip, "settings": settings.state(),
+             "pools": {str(g): [list(x) for x in pool] for g, pool in sorted(pools.items())},
+             "running": [list(x) for x in running],
+             "full": {str(g): lengths for g, lengths in sorted(fulls.items())}}
     return ("Composed by tsume compose (docs/compose.md); the next line lets --resume go on.\n"
             f"{HEADER_TAG} {json.dumps(state, sort_keys=True)}")
 
@@ -309,6 +364,15 @@ def compose(
     # The next shard to take, and how many of its records a count already
     # cut off from it were taken (so a resumed run takes exactly the rest).
     next_shard = skip = 0
+    # pools[g]: the parent pool of generation g's shards, the pool after
+    # every shard before generation g-1 (so generation g can start while
+    # g-1 runs); running: the pool after every shard merged so far.
+    G = settings.generation
+    pools: dict[int, list[Parent]] = {0: [], 1: []}
+    running: list[Parent] = []
+    # fulls[g]: the lengths generation g's shards need not verify (the run
+    # had per_length problems of each when pools[g] was fixed).
+    fulls: dict[int, list[int]] = {0: [], 1: []}
     if path.exists() and path.stat().st_size > 0:
         if not resume:
             raise ArgumentError(f"{path} exists: --resume to go on with it, or choose another --out")
@@ -320,9 +384,14 @@ def compose(
                                 f"(stored: {json.dumps(state.get('settings'), sort_keys=True)})")
         next_shard = int(state.get("next_shard", 0))
         skip = int(state.get("skip", 0))
+        pools = {int(g): [tuple(x) for x in pool] for g, pool in state.get("pools", {}).items()}
+        running = [tuple(x) for x in state.get("running", [])]
+        fulls = {int(g): list(lengths) for g, lengths in state.get("full", {}).items()}
     seen = set()
+    per_length: dict[int, int] = {}
     for p in problems:
         seen.add(canonical_key(tsume_position(p.position, p.variant, defender_hand=p.defender)))
+        per_length[p.length or 0] = per_length.get(p.length or 0, 0) + 1
     summary = Summary(total=len(problems))
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
@@ -342,8 +411,9 @@ def compose(
             if deadline is not None and time.monotonic() >= deadline:
                 summary.stopped = "time"
                 break
-            while len(pending) < width:
-                pending[submitted] = executor.submit(run_shard, settings, submitted)
+            while len(pending) < width and submitted // G in pools:
+                pending[submitted] = executor.submit(run_shard, settings, submitted, pools[submitted // G],
+                                                     tuple(fulls[submitted // G]))
                 submitted += 1
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             done, _ = cf.wait(list(pending.values()), timeout=min(wait, 0.5) if wait is not None else 0.5,
@@ -369,16 +439,29 @@ def compose(
                     if key in seen:
                         summary.duplicates += 1
                         continue
+                    if settings.per_length is not None and per_length.get(rec["length"], 0) >= settings.per_length:
+                        summary.over_quota += 1
+                        continue
                     seen.add(key)
+                    per_length[rec["length"]] = per_length.get(rec["length"], 0) + 1
                     fresh.append((_problem(settings, rec, len(problems) + len(fresh) + 1, __version__), rec))
                 if taken < len(r.accepted):
                     skip = taken  # cut by the count: the rest of this shard is for a resumed run
                     results[next_shard] = r
                 else:
                     next_shard, skip = next_shard + 1, 0
+                    running = merge_pool(running, r.parents, settings.pool_size)
+                    if next_shard % G == 0:
+                        # Every shard before generation k = next_shard // G
+                        # is merged: the pool of generation k + 1 is known.
+                        pools[next_shard // G + 1] = running
+                        pools.pop(next_shard // G - 1, None)
+                        fulls[next_shard // G + 1] = sorted(
+                            n for n, k in per_length.items() if settings.per_length is not None and k >= settings.per_length)
+                        fulls.pop(next_shard // G - 1, None)
                 problems.extend(p for p, _ in fresh)
                 # One atomic write per shard: the file and its state move together.
-                save(path, problems, header=_header(settings, next_shard, skip))
+                save(path, problems, header=_header(settings, next_shard, skip, pools, running, fulls))
                 for p, rec in fresh:
                     summary.accepted += 1
                     summary.total += 1
@@ -419,7 +502,8 @@ def _stop_pool(executor: cf.Executor) -> None:
 
 def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed: int = 1,
                   material: str | None = None, length: str | None = None, strict: bool = False,
-                  parents: list[Problem] | None = None, shard_size: int = 40) -> Settings:
+                  parents: list[Problem] | None = None, shard_size: int = 40,
+                  per_length: int | None = None) -> Settings:
     """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``)."""
     ms = tuple(m.strip() for m in methods.split(",") if m.strip())
     lo, hi = 1, 99
@@ -433,4 +517,4 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     ps = tuple((p.position, p.defender) for p in (parents or []))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
                     limits=Limits(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
-                    parents=ps).check()
+                    parents=ps, per_length=per_length).check()
