@@ -1,54 +1,53 @@
 """Build the benchmark problem collections by search: problems/bench-ito.tsume and
-problems/bench-rutherford.tsume.
+problems/bench-rutherford.tsume (mates of many lengths, not checked for soundness).
 
-Run:  .venv/bin/python benchmarks/make_suite.py [--quick] [--seed S] [--variant V]
+Run:  .venv/bin/python benchmarks/make_suite.py [--quick] [--seed S] [--variant V] [--out-dir D]
 
-How it works, per variant:
+The candidates and the mate test are the composer's (tsume.compose); what is
+this script's own is the choice of problems: length buckets, one problem per
+main line, the recheck and the writing.  Per variant:
 
-1. *Random phase*: positions from :func:`tsume.generate.random_tsume` under a
-   rotation of parameter profiles (short problems; rich attacker material;
-   the defender's king at the far end with the attacker's men spread out;
-   longer Rutherford boards), about a third of them with the defender's hand
-   stated as "none".  Each is solved with ``solve(variations=False)`` under a
-   node limit (plus a time limit as a safety net).
+1. *Random phase*: random placements from the composer's rotation of material
+   profiles (:func:`tsume.compose.material.default_profiles`), each drawn with
+   the defender's hand "none" about a third of the time (sparse material: 60%)
+   and with the defender's king at its far end (square 1 or 2) 30% of the
+   time.  Each is solved by :func:`tsume.compose.filters.mate` (``solve()``
+   with ``variations=False``) under ``--random-nodes``.
 2. *Mutation phase*: hill-climbing.  A parent is drawn from the mates found
-   so far, weighted strongly toward the longest; one to three mutations are
-   applied (move a piece or the king, add a piece to the attacker's hand or
-   the board, remove or lift a piece, flip a piece, switch the defender's
-   hand between "rest" and "none", lengthen or shorten a Rutherford board)
-   and the child is solved.  Every mate found joins the pool of parents.
+   so far, weighted strongly toward the longest; one to three
+   :func:`tsume.compose.sources.mutate` edits make the child, solved under
+   ``--mutation-nodes`` (at most 20,000 + 6 x its parent's nodes).  Every mate
+   found joins the pool of parents.
 
-Every candidate whose status is ``mate`` goes into its length bucket (1, 3, 5,
-...) while the bucket has room (``--per-bucket``; the long buckets, 15 plies
-and more, take ``--per-long-bucket``).  A stored problem carries its id
-(``ito-L07-0003``), variant, position, ``defender: none`` when used, the
-counted length, the main line from solve() and tags (``bench``, ``len07``,
-``long`` for 15 plies and more, ``defender-none``); its notes give the nodes
-and seconds of the generating solve.  The collections are saved (atomically)
-after every ``--save-every`` accepted problems and at the end.
+Every mate goes into its length bucket (1, 3, 5, ...) while the bucket has
+room (``--per-bucket``; the long buckets, 15 plies and more, take
+``--per-long-bucket``) and has no problem with the same main line.  A stored
+problem carries its id (``ito-L07-0003``), variant, position, ``defender:
+none`` when used, the counted length, the main line from solve() and tags
+(``bench``, ``len07``, ``long`` for 15 plies and more, ``defender-none``); its
+notes give the nodes and seconds of the generating solve.  The collections
+are saved (atomically) after every ``--save-every`` accepted problems and at
+the end.
 
 Reproducibility: everything is drawn from ``random.Random`` seeded by
-``--seed`` and the variant, and the searches are cut by node limits, and the
-phases by node budgets (``--nodes`` million nodes per variant, a fifth of
+``--seed`` and the variant, every solve is cut by a node limit (which bounds
+the whole call, the reading of the main line included), and the phases by
+node budgets (``--nodes`` million nodes per variant, ``--random-share`` of
 them for the random phase), so a run repeats exactly -- unless the
-wall-clock safety limits (``--minutes`` per variant, ``--candidate-seconds``
-per solve) cut it short on a slow or busy machine.  ``--resume`` starts from the stored collection (its
+wall-clock safety limit (``--minutes`` per variant) cuts it short on a slow
+or busy machine.  ``--resume`` starts from the stored collection (its
 problems fill the buckets and the parent pool; a different random stream) and
 goes on with the mutation phase; ``--extra FILE`` solves listed candidates
-first.  ``--recheck`` searches nothing: it solves the
-stored problems again with the current solver and brings lengths, main lines,
-tags and ids up to date (dropping any that no longer solve as a clean mate) --
-for use after the solver changes.  ``--quick`` is a small
-smoke run (few nodes, written to the same files unless ``--out-dir`` says
-otherwise).
+first.  ``--recheck`` searches nothing: it solves the stored problems again
+with the current solver (no node limit, ``--candidate-seconds`` each) and
+brings lengths, main lines, tags and ids up to date (dropping any that no
+longer solve as a clean mate) -- for use after the solver changes.
+``--quick`` is a small smoke run (few nodes, written to the same files unless
+``--out-dir`` says otherwise).
 
-Each candidate solve also runs under a SIGALRM guard (1.5 x the time limit
-+ 5 s), because solve() checks its time limit only inside the df-pn search,
-not while it reads the main line off the table.
-
-Anything odd -- solve() raising or overrunning, a mate whose main line does
-not replay to checkmate or has the wrong length -- is printed with the position and kept
-in ``--odd-log`` (default: no file) so that it can be reported.
+Anything odd -- solve() raising, a mate whose main line does not replay to
+checkmate or has the wrong length -- is printed with the position and kept in
+``--odd-log`` (default: no file) so that it can be reported.
 """
 
 from __future__ import annotations
@@ -57,91 +56,43 @@ import argparse
 import json
 import random
 import re
-import signal
 import sys
 import time
 import traceback
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 from tsume.collection import Problem, load, save
-from tsume.compose.candidate import Candidate
+from tsume.compose.candidate import Candidate, canonical_key
+from tsume.compose.filters import Limits, mate
+from tsume.compose.material import Material, default_profiles
 from tsume.compose.sources import mutate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
-from tsume.errors import TsumeError
-from tsume.generate import random_tsume
 from tsume.position import Position
-from tsume.solve import solve
+from tsume.solve import Result, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = 15  # plies: the "long" buckets start here
+NONE_SHARE = {"sparse": 0.6}  # profile -> share drawn with the defender's hand "none" (else 0.35)
 
 
-# --- a position as editable tokens -------------------------------------------------
+def random_candidate(rng: random.Random, variant: str, profile: Material) -> Candidate:
+    """A random candidate of ``profile`` (one of the composer's default profiles), with
+    the defender's hand "none" some of the time and its king sometimes at its far end."""
+    none = rng.random() < NONE_SHARE.get(profile.text, 0.35)
+    far = rng.random() < 0.3
+    return replace(profile, defender_hand="none" if none else None,
+                   king_square=(1, 2) if far else profile.king_square).draw(rng, variant)
 
 
-class Cand(Candidate):
-    """The composer's editable candidate (tsume.compose.candidate), with this
-    script's key and its check: the plain Position of a valid tsume."""
-
-    def key(self) -> tuple[str, str]:
-        return (self.fen(), self.defender or "rest")
-
-    def position(self) -> Position | None:  # type: ignore[override]
-        """The Position if the candidate is a valid tsume (attacker not in check), else None."""
-        try:
-            pos = Position(self.fen(), self.variant)
-            tp = tsume_position(pos, self.variant, defender_hand=self.defender)
-        except TsumeError:
-            return None
-        if pos.is_check() or not tp.kings[1]:
-            return None
-        return pos
-
-
-# --- random profiles ------------------------------------------------------------------
-
-
-def random_candidate(rng: random.Random, variant: str, i: int) -> Cand:
-    """A random candidate from a rotation of generator profiles."""
-    profile = i % 5
-    kw: dict = {}
-    length = None
-    if profile == 0:      # the generator's defaults: mostly short mates
-        pass
-    elif profile == 1:    # rich attacker material
-        kw = dict(attacker_men=(2, 5), attacker_hand=(2, 6), defender_men=(0, 3), spread=7)
-    elif profile == 2:    # spread out, more in hand
-        kw = dict(attacker_men=(1, 4), attacker_hand=(3, 7), defender_men=(0, 2), spread=12, promoted=0.35)
-    elif profile == 3:    # long boards for Rutherford, many men for Ito
-        kw = dict(attacker_men=(2, 6), attacker_hand=(1, 5), defender_men=(1, 4), spread=9)
-        if variant == "rutherford":
-            length = rng.randint(16, 40)
-    else:                 # sparse: few men, a long way to run (cheap to search, often long)
-        kw = dict(attacker_men=(1, 3), attacker_hand=(1, 3), defender_men=(0, 2), spread=10, attacker_king=0.5)
-        if variant == "rutherford":
-            length = rng.randint(14, 48)
-    pos = random_tsume(rng, variant, length=length, **kw)
-    defender = "none" if rng.random() < (0.6 if profile == 4 else 0.35) else None
-    c = Cand.from_position(pos, defender)
-    # Sometimes push the defender's king to its far end (square 1) when free.
-    if rng.random() < 0.3:
-        k = c.king("defender")
-        target = rng.choice([1, 1, 2])
-        if k and not c.board[target]:
-            c.board[target], c.board[k] = "k", ""
-    return c
-
-
-# --- checking a result -----------------------------------------------------------------
-
-
-def replay_problem(c: Cand, result) -> str | None:
-    """None if the main line replays legally, every attacker move checks, its length is the
-    counted length and it ends in checkmate or in a check answered only by interpositions
-    (useless ones, which the conventions do not count); else what is wrong."""
+def replay_problem(start: Position, result: Result) -> str | None:
+    """None if the main line replays legally from ``start`` (a tsume position), every
+    attacker move checks, its length is the counted length and it ends in checkmate or in
+    a check answered only by interpositions (useless ones, which the conventions do not
+    count); else what is wrong."""
     try:
-        pos = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
+        pos = start.copy()
         for i, mv in enumerate(result.mainline):
             pos.push_str(mv)
             if i % 2 == 0 and not pos.is_check():
@@ -160,28 +111,6 @@ def replay_problem(c: Cand, result) -> str | None:
     return None
 
 
-# --- a hard wall-clock guard -------------------------------------------------------------
-
-
-class HardTimeout(Exception):
-    """solve() ran far past its own time limit (it is checked only inside the df-pn search)."""
-
-
-def _alarm(signum, frame):  # noqa: ARG001
-    raise HardTimeout()
-
-
-def guarded_solve(seconds: float, **kw):
-    """solve(**kw) with ``time_limit=seconds`` and a SIGALRM guard at 1.5 x seconds + 5."""
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds * 1.5 + 5)
-    try:
-        return solve(time_limit=seconds, **kw)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 # --- the search ----------------------------------------------------------------------
 
 
@@ -191,17 +120,17 @@ class Suite:
         self.args = args
         self.out = out
         self.buckets: dict[int, list[Problem]] = defaultdict(list)
-        self.seen: set[tuple[str, str]] = set()
+        self.seen: set[str] = set()  # canonical keys (tsume.compose.candidate.canonical_key)
         self.lines: dict[int, set[tuple[str, ...]]] = defaultdict(set)
-        self.pool: list[tuple[int, int, int, Cand]] = []   # (length, nodes, serial, cand): parents
+        self.pool: list[tuple[int, int, int, Candidate]] = []   # (length, nodes, serial, cand): parents
         self.serial = 0
         self.accepted_since_save = 0
         self.nodes_used = 0
         self.candidates = 0
-        self.statuses: dict[str, int] = defaultdict(int)
+        self.mates = 0
+        self.profiles = default_profiles(variant)
         self.odd: list[dict] = []
         self.started = time.perf_counter()
-        self.prefix = "ito" if variant == "ito" else "ruth"
         self.abbrev = {"ito": "ito", "rutherford": "ruth"}[variant]
 
     # bookkeeping
@@ -237,7 +166,7 @@ class Suite:
         save(self.out, problems, header=header)
         self.accepted_since_save = 0
 
-    def note_odd(self, c: Cand, what: str, detail: str) -> None:
+    def note_odd(self, c: Candidate, what: str, detail: str) -> None:
         rec = {"variant": self.variant, "position": c.fen(), "defender": c.defender or "rest",
                "what": what, "detail": detail}
         self.odd.append(rec)
@@ -248,44 +177,37 @@ class Suite:
 
     # evaluation
 
-    def evaluate(self, c: Cand, node_limit: int):
-        """Solve a candidate; returns the Result or None (invalid, seen, error)."""
-        key = c.key()
+    def evaluate(self, c: Candidate, node_limit: int) -> Result | None:
+        """The mate of a new valid candidate under ``node_limit`` nodes, else None."""
+        pos = c.position()
+        if pos is None:
+            return None
+        key = canonical_key(pos)
         if key in self.seen:
             return None
         self.seen.add(key)
-        if c.position() is None:
-            return None
         self.candidates += 1
-        t0 = time.perf_counter()
         try:
-            r = guarded_solve(
-                self.args.candidate_seconds,
-                position=c.fen(), variant=c.variant, defender_hand=c.defender, variations=False,
-                node_limit=node_limit,
-            )
-        except HardTimeout:
-            self.note_odd(c, "hard timeout", f"solve(time_limit={self.args.candidate_seconds}, "
-                          f"node_limit={node_limit}) still running after {time.perf_counter() - t0:.0f} s")
-            return None
-        except Exception as exc:  # noqa: BLE001
+            r, nodes = mate(c, Limits(mate_nodes=node_limit))
+        except Exception as exc:  # noqa: BLE001 - mate() lets all but TsumeError through
             self.note_odd(c, "exception", "".join(traceback.format_exception_only(type(exc), exc)).strip())
             return None
-        self.nodes_used += r.stats.get("nodes", 0)
-        self.statuses[r.status] += 1
-        if r.status == "mate":
-            problem = replay_problem(c, r)
-            if problem:
-                self.note_odd(c, "bad main line", f"{problem}; length {r.length}, line {' '.join(r.mainline)}")
-                return None
+        self.nodes_used += nodes
+        if r is None:
+            return None
+        self.mates += 1
+        problem = replay_problem(pos, r)
+        if problem:
+            self.note_odd(c, "bad main line", f"{problem}; length {r.length}, line {' '.join(r.mainline)}")
+            return None
         return r
 
-    def offer(self, c: Cand, r) -> bool:
+    def offer(self, c: Candidate, r: Result) -> bool:
         """Put a mate into the parent pool and, if its bucket has room, into the collection."""
         L = r.length
         self.serial += 1
         self.pool.append((L, r.stats["nodes"], self.serial, c))
-        if len(self.buckets[L]) >= self.cap(L) or r.stats["seconds"] >= 30:
+        if len(self.buckets[L]) >= self.cap(L):
             return False
         # Diversity: a bucket takes one problem per main line (a mutation that only adds
         # an idle piece keeps the line and the search).
@@ -324,16 +246,16 @@ class Suite:
     def random_phase(self, rng: random.Random, node_budget: int) -> None:
         i = 0
         while self.nodes_used < node_budget and not self.out_of_time():
-            c = random_candidate(rng, self.variant, i)
+            c = random_candidate(rng, self.variant, self.profiles[i % len(self.profiles)])
             i += 1
             r = self.evaluate(c, self.args.random_nodes)
-            if r is not None and r.status == "mate":
+            if r is not None:
                 self.offer(c, r)
             if i % 50 == 0:
                 print(f"[{self.abbrev} random {i} cands, {self.nodes_used / 1e6:.2f}M nodes, "
                       f"{self.elapsed():.0f} s] {self.summary()}", flush=True)
 
-    def pick_parent(self, rng: random.Random) -> tuple[Cand, int]:
+    def pick_parent(self, rng: random.Random) -> tuple[Candidate, int]:
         """A parent and its solve's node count: strongly toward the longest, then the cheapest."""
         ranked = sorted(self.pool, key=lambda e: (-e[0], e[1], e[2]))
         idx = int(len(ranked) * rng.random() ** 4)
@@ -344,7 +266,7 @@ class Suite:
         while self.nodes_used < node_budget and not self.out_of_time():
             limit = self.args.mutation_nodes
             if not self.pool:
-                c = random_candidate(rng, self.variant, i)
+                c = random_candidate(rng, self.variant, self.profiles[i % len(self.profiles)])
             else:
                 c, parent_nodes = self.pick_parent(rng)
                 for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
@@ -353,7 +275,7 @@ class Suite:
                 limit = min(limit, 20_000 + 6 * parent_nodes)
             i += 1
             r = self.evaluate(c, limit)
-            if r is not None and r.status == "mate":
+            if r is not None:
                 self.offer(c, r)
             if i % 50 == 0:
                 print(f"[{self.abbrev} mutation {i} cands, {self.nodes_used / 1e6:.2f}M nodes, "
@@ -364,11 +286,13 @@ class Suite:
         if not self.out.exists():
             return
         for p in load(self.out):
-            c = Cand.from_position(Position(p.position, p.variant), p.defender)
+            c = Candidate.from_position(Position(p.position, p.variant), p.defender)
             m = re.search(r"generated: (\d+) nodes", p.notes or "")
             nodes = int(m.group(1)) if m else 10_000
             L = p.length or 0
-            self.seen.add(c.key())
+            pos = c.position()
+            if pos is not None:
+                self.seen.add(canonical_key(pos))
             self.lines[L].add(tuple(p.solution or ()))
             self.buckets[L].append(p)
             self.serial += 1
@@ -382,9 +306,9 @@ class Suite:
             if len(parts) < 2 or parts[0] != self.variant:
                 continue
             defender = parts[2] if len(parts) > 2 and parts[2] != "rest" else None
-            c = Cand.from_position(Position(parts[1], self.variant), defender)
+            c = Candidate.from_position(Position(parts[1], self.variant), defender)
             r = self.evaluate(c, self.args.mutation_nodes)
-            if r is not None and r.status == "mate":
+            if r is not None:
                 self.offer(c, r)
 
     def run(self) -> None:
@@ -402,7 +326,7 @@ class Suite:
         self.mutation_phase(rng, budget)
         self.save()
         print(f"== {self.variant}: done in {self.elapsed():.0f} s, {self.candidates} candidates solved, "
-              f"{self.nodes_used:,} nodes, statuses {dict(self.statuses)}", flush=True)
+              f"{self.nodes_used:,} nodes, {self.mates} mates", flush=True)
         print(f"== {self.variant}: {self.total()} problems, longest {self.longest()}: {self.summary()}", flush=True)
         if self.odd:
             print(f"== {self.variant}: {len(self.odd)} odd results (see above)", flush=True)
@@ -418,15 +342,15 @@ def recheck(path: Path, variant: str, args: argparse.Namespace) -> None:
     dropped = 0
     t0 = time.perf_counter()
     for p in problems:
-        c = Cand.from_position(Position(p.position, p.variant), p.defender)
         try:
-            r = guarded_solve(args.candidate_seconds, position=p.position, variant=p.variant,
-                              defender_hand=p.defender, variations=False)
+            start = tsume_position(p.position, p.variant, defender_hand=p.defender)
+            r = solve(p.position, variant=p.variant, defender_hand=p.defender, variations=False,
+                      time_limit=args.candidate_seconds)
         except Exception as exc:  # noqa: BLE001
             print(f"  !! {p.id}: solve raised {type(exc).__name__}: {exc}", flush=True)
             dropped += 1
             continue
-        bad = replay_problem(c, r) if r.status == "mate" else f"status {r.status}"
+        bad = replay_problem(start, r) if r.status == "mate" else f"status {r.status}"
         if bad:
             print(f"  - {p.id} dropped ({bad}; length {r.length}, line {' '.join(r.mainline)})", flush=True)
             dropped += 1
@@ -487,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-share", type=float, default=0.2, help="share of the node budget for the random phase")
     ap.add_argument("--random-nodes", type=int, default=25_000, help="node limit per random candidate")
     ap.add_argument("--mutation-nodes", type=int, default=100_000, help="node limit per mutated candidate (at most 20,000 + 6 x the parent's)")
-    ap.add_argument("--candidate-seconds", type=float, default=20.0, help="time limit per candidate solve")
+    ap.add_argument("--candidate-seconds", type=float, default=20.0, help="time limit per solve in --recheck (the search uses node limits)")
     ap.add_argument("--per-bucket", type=int, default=15, help="problems per length bucket below 15 plies")
     ap.add_argument("--per-long-bucket", type=int, default=20, help="problems per bucket of 15 plies and more")
     ap.add_argument("--save-every", type=int, default=10)

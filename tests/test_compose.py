@@ -81,7 +81,7 @@ def test_material_board_length_for_rutherford():
 @pytest.mark.parametrize("spec, words", [
     ("attacker=Q", "not a piece letter"),
     ("hand=+P", "never promoted"),
-    ("spread=0", "expected 1 <= N"),
+    ("spread=0", "1 <= N <= M"),
     ("colour=red", "unknown key"),
     ("attacker", "expected key=value"),
     ("king=2", "probability"),

@@ -28,6 +28,7 @@ __all__ = [
     "check_memory_mb",
     "check_max_length",
     "check_positive_int",
+    "check_range",
     "check_depth",
     "check_flag",
     "check_callback",
@@ -89,6 +90,23 @@ def check_positive_int(value: object, name: str, what: str = "a whole number", m
     if most is not None and value > most:
         raise ArgumentError(f"{name} must be at most {most:,}, not {quote(value)}")
     return value
+
+
+def check_range(text: object, name: str, low: int = 0, open_end: int | None = None) -> tuple[int, int]:
+    """``(lo, hi)`` from the string ``N`` or ``N-M`` (ASCII digits, ``low <=
+    N <= M``).  A lone ``N`` means exactly N, or N to ``open_end`` when one
+    is given (``--length 9``: at least 9 plies)."""
+    if not isinstance(text, str):
+        raise ArgumentError(f"{name} must be a string N or N-M, not {type(text).__name__} {quote(text)}")
+    a, dash, b = text.partition("-")
+    # isascii: '²' passes isdigit() but not int(); the length cap keeps int() away from huge strings.
+    if not (a.isascii() and a.isdigit() and (not dash or (b.isascii() and b.isdigit()))) or len(text) > 9:
+        raise ArgumentError(f"{name} must be N or N-M (whole numbers), not {quote(text)}")
+    lo = int(a)
+    hi = int(b) if dash else (open_end if open_end is not None else lo)
+    if lo < low or hi < lo:
+        raise ArgumentError(f"{name} must satisfy {low} <= N <= M, not {quote(text)}")
+    return lo, hi
 
 
 def check_node_limit(value: object, name: str = "node_limit") -> int | None:

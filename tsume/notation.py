@@ -15,6 +15,7 @@ Moves are ints: ``from | to << 7 | face << 14`` with ``from`` 0 for a drop and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import MoveError, PositionError, TsumeError, quote
@@ -28,6 +29,7 @@ __all__ = [
     "ascii_int",
     "is_ascii_digits",
     "format_board",
+    "join_board",
     "format_hands",
     "parse_move",
     "format_move",
@@ -250,21 +252,28 @@ def parse_hands(field: str, t: Tables) -> list[list[int]]:
     return hands
 
 
-def format_board(board: list[int], t: Tables) -> str:
+def join_board(tokens: Iterable[str]) -> str:
+    """The board field from one token per square (``""`` for an empty
+    square, else a piece such as ``K``, ``+p``): empty runs become numbers."""
     out = []
     empty = 0
-    for v in board[1:]:
-        if not v:
+    for tok in tokens:
+        if not tok:
             empty += 1
             continue
         if empty:
             out.append(str(empty))
             empty = 0
-        letter = t.face_letters[v >> 1]
-        out.append(letter if v & 1 == BLACK else letter.lower())
+        out.append(tok)
     if empty:
         out.append(str(empty))
     return "".join(out)
+
+
+def format_board(board: list[int], t: Tables) -> str:
+    letters = t.face_letters
+    return join_board("" if not v else letters[v >> 1] if v & 1 == BLACK else letters[v >> 1].lower()
+                      for v in board[1:])
 
 
 def format_hands(hands: list[list[int]], t: Tables) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..conventions import tsume_position
 from ..errors import TsumeError
+from ..notation import join_board
 from ..position import Position
 from ..variant import get_variant
 
@@ -44,7 +45,7 @@ class Candidate:
         return cls(pos.variant.name, board, hand, defender)
 
     def copy(self) -> "Candidate":
-        # type(self): a subclass (the benchmark scripts have one) stays itself.
+        # type(self): a subclass stays itself.
         return type(self)(self.variant, self.board[:], dict(self.hand), self.defender)
 
     @property
@@ -54,20 +55,8 @@ class Candidate:
 
     def fen(self) -> str:
         """The position string (attacker's hand only, move number 1)."""
-        out: list[str] = []
-        empty = 0
-        for tok in self.board[1:]:
-            if not tok:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            out.append(tok)
-        if empty:
-            out.append(str(empty))
         hand = "".join((str(c) if c > 1 else "") + k for k, c in sorted(self.hand.items()) if c > 0) or "-"
-        return f"{''.join(out)} b {hand} 1"
+        return f"{join_board(self.board[1:])} b {hand} 1"
 
     def position(self) -> Position | None:
         """The tsume position (defender's hand filled in), or None when the

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..arguments import check_range
 from ..errors import ArgumentError
 from ..variant import Variant, get_variant
 from .candidate import Candidate
@@ -135,13 +136,7 @@ class Material:
 
 
 def _range(key: str, value: str, low: int = 0) -> Range:
-    a, dash, b = value.partition("-")
-    if not (a.isascii() and a.isdigit() and (not dash or (b.isascii() and b.isdigit()))) or len(value) > 9:
-        raise ArgumentError(f"material {key}={value!r}: expected a number N or a range N-M")
-    lo, hi = int(a), int(b) if dash else int(a)
-    if lo < low or hi < lo:
-        raise ArgumentError(f"material {key}={value!r}: expected {low} <= N <= M")
-    return lo, hi
+    return check_range(value, f"material {key}", low)
 
 
 def _pieces(key: str, value: str, v: Variant) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..arguments import check_range
 from ..collection import Problem, loads, save
 from ..conventions import tsume_position
 from ..errors import ArgumentError
@@ -506,13 +507,8 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
                   per_length: int | None = None) -> Settings:
     """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``)."""
     ms = tuple(m.strip() for m in methods.split(",") if m.strip())
-    lo, hi = 1, 99
-    if length is not None:
-        a, dash, b = length.partition("-")
-        if not (a.isascii() and a.isdigit() and (not dash or (b.isascii() and b.isdigit()))) or len(length) > 7:
-            raise ArgumentError(f"--length must be N or MIN-MAX, not {length!r}")
-        lo = int(a)
-        hi = int(b) if dash else 99  # MIN alone: at least MIN plies
+    # MIN alone: at least MIN plies.
+    lo, hi = (1, 99) if length is None else check_range(length, "--length", 1, open_end=99)
     var = get_variant(variant).name
     ps = tuple((p.position, p.defender) for p in (parents or []))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
