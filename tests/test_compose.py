@@ -168,6 +168,14 @@ def test_length_window():
     assert consider(cand("k1P2H25 b G"), Limits(min_length=3)).stage in ("length", "no-mate")
 
 
+def test_limits_grow_with_the_parents_effort():
+    base = Limits()
+    assert base.for_parent(None) == base.for_parent(1_000) == base
+    grown = base.for_parent(10_000)
+    assert grown.mate_nodes == 80_000 and grown.verify_nodes == 800_000
+    assert base.for_parent(10**9).mate_nodes == 16 * base.mate_nodes
+
+
 def test_lengths_the_run_has_enough_of_are_not_verified():
     c = cand("k1P2H25 b G")
     whole = consider(c, Limits())
@@ -254,7 +262,7 @@ def test_per_length_spreads_the_collection(tmp_path):
 
 
 def test_the_pool_keeps_the_heaviest_once_each():
-    a, b, c = (3, 3, "k1P2H25 b G 1", None), (9, 9, "x", None), (1, 2, "k1P2H25 b G 1", None)
+    a, b, c = (3, 3, "k1P2H25 b G 1", None, 10), (9, 9, "x", None, 90), (1, 2, "k1P2H25 b G 1", None, 20)
     assert merge_pool([a], [b, c], 5) == [b, a]
     assert merge_pool([a], [b, c], 1) == [b]
 

@@ -18,7 +18,7 @@ run repeats exactly on any machine and any number of workers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import TsumeError
 from ..solve import Result, solve
@@ -41,6 +41,21 @@ class Limits:
     mate_nodes: int = 20_000
     verify_nodes: int = 200_000
     repair_rounds: int = 2
+
+    def for_parent(self, nodes: int | None) -> "Limits":
+        """The limits for a child of a parent whose mate took ``nodes`` to
+        find: a mate two plies longer may cost several times as much, and the
+        climb towards long problems stalls at fixed limits (an Ito mate of 19
+        plies already takes some 18,000 nodes).  So the mate limit is eight
+        times the parent's effort when that is more (up to 16 times the
+        base), and the verify limit grows alike (up to 4 times).  The
+        parent's effort, not its length, decides: Rutherford's long king
+        walks are cheap and keep the base limits."""
+        if nodes is None or 8 * nodes <= self.mate_nodes:
+            return self
+        scale = min(8 * nodes / self.mate_nodes, 16)
+        return replace(self, mate_nodes=int(self.mate_nodes * scale),
+                       verify_nodes=int(self.verify_nodes * min(scale, 4)))
 
 
 @dataclass

@@ -111,10 +111,10 @@ class ShardResult:
     parents: list[Parent] = field(default_factory=list)
 
 
-#: A parent in the pool: (weight, proven length, position, defender rule).
-#: Weight is the length for a sound problem, half of it for one that only
-#: mates (a mate of the wrong length, or unsound).
-Parent = tuple[int, int, str, "str | None"]
+#: A parent in the pool: (weight, proven length, position, defender rule,
+#: solver nodes of its mate).  Weight is the length for a sound problem,
+#: half of it for one that only mates (a mate of the wrong length, or unsound).
+Parent = tuple[int, int, str, "str | None", int]
 
 
 def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Parent]:
@@ -144,38 +144,43 @@ class _Shard:
         self.rng = _rng(s, index, self.method)
         self.material = parse_material(s.material, s.variant) if s.material else None
         self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES})
-        # (weight, length or None, candidate): the user's parents (length
-        # unknown, weight 1), then the pool's, then what this shard finds.
-        self.parents: list[tuple[int, int | None, Candidate]] = [
-            (1, None, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule))
+        # (weight, length or None, candidate, nodes or None): the user's
+        # parents (length unknown, weight 1), then the pool's, then what this
+        # shard finds.
+        self.parents: list[tuple[int, int | None, Candidate, int | None]] = [
+            (1, None, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule), None)
             for fen, rule in s.parents
         ]
-        for w, length, fen, rule in pool:
+        for w, length, fen, rule, nodes in pool:
             c = Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule)
-            self.parents.append((w, length, c))
+            self.parents.append((w, length, c, nodes))
         self.found: list[Parent] = []
         self.full = full
 
-    def _parent(self) -> tuple[int | None, Candidate]:
-        """A parent drawn at random, weighted towards the longest."""
-        weights = [w * w for w, _, _ in self.parents]
-        _, length, c = self.rng.choices(self.parents, weights=weights)[0]
-        return length, c
+    def _parent(self) -> tuple[int | None, Candidate, int | None]:
+        """A parent drawn at random, weighted towards the longest: its
+        length, itself and the nodes its mate took."""
+        weights = [w * w for w, _, _, _ in self.parents]
+        _, length, c, nodes = self.rng.choices(self.parents, weights=weights)[0]
+        return length, c, nodes
 
-    def _keep(self, weight: int, length: int, c: Candidate) -> None:
-        self.parents.append((weight, length, c))
-        self.found.append((weight, length, c.fen(), c.defender))
+    def _keep(self, weight: int, length: int, c: Candidate, nodes: int) -> None:
+        self.parents.append((weight, length, c, nodes))
+        self.found.append((weight, length, c.fen(), c.defender, nodes))
 
     def budget_left(self) -> bool:
         return self.out.candidates < self.s.shard_size
 
-    def try_one(self, c: Candidate) -> tuple[str, int | None]:
-        """Filter one candidate; returns its stage and its length when it mates."""
+    def try_one(self, c: Candidate, parent_nodes: int | None = None) -> tuple[str, int | None, int | None]:
+        """Filter one candidate (made from a parent whose mate took
+        ``parent_nodes``, if known: the node limits grow with it); returns
+        its stage, and its length and solver nodes when it mates."""
         self.out.candidates += 1
-        o = consider(c, self.s.limits, self.full)
+        o = consider(c, self.s.limits.for_parent(parent_nodes), self.full)
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
+        nodes = o.result.stats.get("nodes", 0) if o.result is not None else None
         if o.stage == "accepted":
             from .rating import rate  # networkx is imported only when rating
 
@@ -193,12 +198,12 @@ class _Shard:
                 "stars": rating.stars,
                 "features": rating.features,
             })
-            self._keep(o.report.length or 1, o.report.length or 1, o.candidate)
-            return o.stage, o.report.length
+            self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
+            return o.stage, o.report.length, nodes
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
-            self._keep(max(1, length // 2), length, o.candidate)
-        return o.stage, length
+            self._keep(max(1, length // 2), length, o.candidate, nodes or 0)
+        return o.stage, length, nodes
 
     def run(self) -> ShardResult:
         started = time.process_time()
@@ -218,10 +223,10 @@ class _Shard:
             if not self.parents:
                 self.try_one(next(source))  # no parent yet: random ones until one mates
                 continue
-            _, child = self._parent()
+            _, child, nodes = self._parent()
             for _ in range(self.rng.randint(1, 3)):
                 child = mutate(child, self.rng)
-            self.try_one(child)
+            self.try_one(child, nodes)
 
     def _reverse(self) -> None:
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
@@ -229,10 +234,10 @@ class _Shard:
             # Mostly from a parent (the longest first), now and then from a
             # fresh mate picture, so that new lines keep coming.
             if self.parents and self.rng.random() < 0.75:
-                length, current = self._parent()
+                length, current, nodes = self._parent()
             else:
                 _mated, current = next(pictures)
-                stage, length = self.try_one(current)
+                stage, length, nodes = self.try_one(current)
                 if stage != "accepted" and length != 1:
                     continue
             # Walk back two plies at a time while the problem stays sound.
@@ -242,15 +247,15 @@ class _Shard:
                 for cand in backs:
                     if not self.budget_left():
                         break
-                    stage, got = self.try_one(cand)
+                    stage, got, spent = self.try_one(cand, nodes)
                     if got is not None and (length is None or got > length) and stage in ("accepted", "length", "unsound"):
                         if nxt is None or stage == "accepted":
-                            nxt, nlen = cand, got
+                            nxt, nlen, nnodes = cand, got, spent
                             if stage == "accepted":
                                 break
                 if nxt is None:
                     break
-                current, length = nxt, nlen
+                current, length, nodes = nxt, nlen, nnodes
 
 
 def run_shard(settings: Settings, index: int, pool: "list[Parent] | tuple[Parent, ...]" = (),
