@@ -261,6 +261,20 @@ def test_per_length_spreads_the_collection(tmp_path):
         easy(per_length=0)
 
 
+def test_resume_refuses_a_header_it_cannot_go_on_from(tmp_path):
+    s = easy(seed=12)
+    out = tmp_path / "old.tsume"
+    compose(s, out, count=1, workers=1)
+    text = out.read_text()
+    _, state = read_state(out)
+    assert state is not None
+    state["running"] = [[3, 3, "k1P2H25 b G 1", None]]  # a pool entry of an earlier format
+    head, rest = text.split("\n", 2)[:2], text.split("\n", 2)[2]
+    out.write_text(head[0] + "\n# compose-state: " + json.dumps(state) + "\n" + rest)
+    with pytest.raises(ArgumentError, match="new file"):
+        compose(s, out, count=3, workers=1, resume=True)
+
+
 def test_the_pool_keeps_the_heaviest_once_each():
     a, b, c = (3, 3, "k1P2H25 b G 1", None, 10), (9, 9, "x", None, 90), (1, 2, "k1P2H25 b G 1", None, 20)
     assert merge_pool([a], [b, c], 5) == [b, a]

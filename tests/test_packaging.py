@@ -67,6 +67,6 @@ def test_a_wheel_install_ships_the_bundled_collections(tmp_path):
     r = _run([str(target / "bin" / "tsume"), "solve", "--file", "examples", "--id", "ito-05", "--json", "-q"],
              elsewhere, env)
     assert json.loads(r.stdout)["length"] == 5
-    r = _run([sys.executable, "-m", "tsume", "solve", "--file", "seed-rutherford.tsume", "--id", "ruth-s03-001",
+    r = _run([sys.executable, "-m", "tsume", "solve", "--file", "seed-rutherford.tsume", "--id", "ruth-c0001",
               "--json", "-q"], elsewhere, env)
     assert json.loads(r.stdout)["status"] == "mate"

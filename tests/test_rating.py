@@ -27,21 +27,21 @@ PROBLEMS = {
     "ito-01": ("k1P2H25 b G 1", "ito", None),
     # examples.tsume [ito-09]: a quiet key, two king sacrifices, useless interpositions.
     "ito-09": ("1k2PT+Fh5+f17 b CP 1", "ito", None),
-    # examples.tsume [rutherford-05] (= seed ruth-s05-001), and the same problem
+    # examples.tsume [rutherford-05] (= the earlier seed collection's ruth-s05-001), and the same problem
     # on a board 8 squares shorter and one 7 squares longer.
     "ruth-05": ("18k2S b P 1", "rutherford", None),
     "ruth-05-left": ("10k2S b P 1", "rutherford", None),
     "ruth-05-right": ("25k2S b P 1", "rutherford", None),
-    # seed ruth-s03-001: +N*1 3-5 1-3.
+    # the earlier seed collection's ruth-s03-001: +N*1 3-5 1-3.
     "ruth-s03": ("2kl2s5 b N 1", "rutherford", None),
-    # seed ruth-s09-001: a knight drives the king from 5 to 13.
+    # the earlier seed collection's ruth-s09-001: a knight drives the king from 5 to 13.
     "ruth-s09": ("+N3k9b38 b - 1", "rutherford", None),
-    # seed ito-s03-008: F4-5 P*3 H*4, with four effective interpositions.
+    # the earlier seed collection's ito-s03-008: F4-5 P*3 H*4, with four effective interpositions.
     "ito-s03-008": ("kg1F2P1fc21 b H 1", "ito", None),
-    # seed ito-s07-001 and -002: the same solution, the h taken from 23 or from 21.
+    # the earlier seed collection's ito-s07-001 and -002: the same solution, the h taken from 23 or from 21.
     "ito-s07-001": ("22h4T1k1 b F 1", "ito", "none"),
     "ito-s07-002": ("20h6T1k1 b F 1", "ito", "none"),
-    # seed ito-s09-001: a defender capture that flips.
+    # the earlier seed collection's ito-s09-001: a defender capture that flips.
     "ito-s09-001": ("kf4+H9K14 b PTG 1", "ito", None),
 }
 

@@ -275,7 +275,8 @@ def test_the_package_calls_solve_and_verify_directly():
 
 
 def test_strict_checks_the_attacker_moves_of_variations():
-    # ito-s05-008 of problems/seed-ito.tsume is sound; in its variation k2-3
+    # A sound 5-ply problem (found by the seed search that came before tsume
+    # compose); in its variation k2-3
     # the mate T*2 also works beside the one played, which only strict minds.
     pos = "1k2PT1h2+G6+h13 b T 1"
     assert verify(pos).verdict == "sound"

@@ -58,11 +58,15 @@ def test_a_flawed_problem_shows_exactly_its_flaw(problem):
     assert r.verdict == VERDICT[kind]
 
 
-def test_the_seed_collections_are_big_enough_and_span_lengths():
+def test_the_seed_collections_are_composed_big_enough_and_span_lengths():
     for variant, problems in SEEDS.items():
-        assert len(problems) >= 30, variant
+        assert len(problems) >= 150, variant
         assert all(p.variant.startswith(variant) and p.length and p.solution for p in problems)
-        assert len({p.length for p in problems}) >= 4, variant
+        assert {1, 3, 5, 7, 9, 11, 13, 15} <= {p.length for p in problems}, variant
+        for p in problems:  # the composer's output, with its provenance and rating
+            assert p.fields("provenance")["method"] in ("random", "mutate", "reverse"), p.id
+            assert float(p.fields("rating")["score"]) > 0 and p.fields("rating")["length"] == str(p.length), p.id
+    assert max(p.length for p in SEEDS["rutherford"]) >= 60
 
 
 @pytest.mark.parametrize(

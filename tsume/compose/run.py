@@ -130,6 +130,17 @@ def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Paren
     return [tuple(p) for p in ranked[:size]]  # type: ignore[misc]
 
 
+def _parent_entry(x: object) -> Parent:
+    """A pool entry read back from a collection's header (ValueError if it is not one)."""
+    if not isinstance(x, list) or len(x) != 5:
+        raise ValueError(x)
+    w, length, fen, rule, nodes = x
+    if not (isinstance(w, int) and isinstance(length, int) and isinstance(fen, str) and isinstance(nodes, int)
+            and (rule is None or isinstance(rule, str))):
+        raise ValueError(x)
+    return (w, length, fen, rule, nodes)
+
+
 def _rng(s: Settings, index: int, method: str) -> random.Random:
     # A string seed is hashed with SHA-512 by random.Random: stable across
     # runs and machines, unlike hash().
@@ -390,9 +401,13 @@ def compose(
                                 f"(stored: {json.dumps(state.get('settings'), sort_keys=True)})")
         next_shard = int(state.get("next_shard", 0))
         skip = int(state.get("skip", 0))
-        pools = {int(g): [tuple(x) for x in pool] for g, pool in state.get("pools", {}).items()}
-        running = [tuple(x) for x in state.get("running", [])]
-        fulls = {int(g): list(lengths) for g, lengths in state.get("full", {}).items()}
+        try:
+            pools = {int(g): [_parent_entry(x) for x in pool] for g, pool in state["pools"].items()}
+            running = [_parent_entry(x) for x in state["running"]]
+            fulls = {int(g): [int(n) for n in lengths] for g, lengths in state["full"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ArgumentError(f"{path}: its {HEADER_TAG} line is not one this version of tsume compose "
+                                "can go on from: compose into a new file") from None
     seen = set()
     per_length: dict[int, int] = {}
     for p in problems:
