@@ -125,9 +125,8 @@ def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Paren
         key = (p[2], p[3])
         if key not in best or p[0] > best[key][0]:
             best[key] = p
-    order = {k: i for i, k in enumerate(best)}
-    ranked = sorted(best.values(), key=lambda p: (-p[0], order[(p[2], p[3])]))
-    return [tuple(p) for p in ranked[:size]]  # type: ignore[misc]
+    # sorted() is stable and best keeps first-seen order: equals stay in order.
+    return sorted(best.values(), key=lambda p: -p[0])[:size]
 
 
 def _parent_entry(x: object) -> Parent:
