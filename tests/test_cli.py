@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from tsume import Position
 from tsume.cli import main
+from tsume.conventions import tsume_position
+from tsume.perft import perft
 
 ITO_START = "k3fg1hc2tp5PT2CH1GF3K b - 1"
 # Hand-derived in tests/test_rules_ito.py::test_start_position_moves_by_hand
@@ -216,10 +218,11 @@ def test_every_command_takes_file_and_id_of_a_bundled_collection(tmp_path, monke
     common = ["--file", "examples", "--id", pr.id]
     show_ = run("show", "--json", *common)
     assert show_.exit_code == 0, show_.output
-    expected = Position(pr.position, pr.variant).fen()
-    assert json.loads(show_.stdout)["position"] == expected
-    perft_ = run("perft", "--depth", "1", "--json", *common)
-    assert perft_.exit_code == 0 and json.loads(perft_.stdout)["nodes"] == len(Position(pr.position, pr.variant).legal_moves())
+    # A collection problem is shown and counted as it is solved: the defender's hand filled in.
+    as_solved = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+    assert json.loads(show_.stdout)["position"] == as_solved.fen()
+    perft_ = run("perft", "--depth", "2", "--json", *common)
+    assert perft_.exit_code == 0 and json.loads(perft_.stdout)["nodes"] == perft(as_solved, 2)
     solve_ = run("solve", "-q", "--json", *common)
     assert solve_.exit_code == 0 and json.loads(solve_.stdout)["status"] == "mate"
     verify_ = run("verify", "-q", "--json", *common)

@@ -155,7 +155,7 @@ def test_cli_engine_sat():
     assert data["status"] == "mate" and data["length"] == 3 and data["mainline"][0] == "C*3"
     assert all({"move", "status", "length"} <= set(fm) for fm in data["first_moves"])
     res = runner.invoke(main, ["solve", "--engine", "sat", "--max-length", "1", "3T2k1CG21 b C 1"])
-    assert res.exit_code == 1 and "No mate within 1 plies." in res.output
+    assert res.exit_code == 1 and "No mate within 1 ply." in res.output
     res = runner.invoke(main, ["solve", "--engine", "sat", "--max-length", "3", "-q", "3T2k1CG21 b C 1"])
     assert res.exit_code == 0 and "Mate in 3 plies." in res.output and "Engine: SAT" in res.output
 

@@ -30,11 +30,14 @@ import click
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from .clock import process_seconds
 from .collection import Problem, bundled_names, find, load, locate
+from .conventions import tsume_position
+from .files import write_atomic
 from .errors import ArgumentError, TsumeError, quote
 from .notation import ascii_int
 from .perft import divide, perft
 from .position import Position
-from .render import describe, diagram, sorted_moves
+from .render import counted, describe, diagram, mated, numbered, plies, sorted_moves, wrap_words
+from .svg import MAX_SIZE
 from .variant import get_variant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -253,6 +256,14 @@ def _is_position_text(text: str) -> bool:
         return True
 
 
+def open_collection(file: str) -> tuple[Path, list[Problem]]:
+    """The collection FILE names and its problems: a path if it exists, else a
+    bundled collection's name (:func:`tsume.collection.locate`), read by
+    :func:`tsume.collection.load`.  How every command reads a FILE."""
+    path = locate(file)
+    return path, load(path)
+
+
 def load_problems(
     position: str | None, file: str | None, pid: str | None, variant_spec: str | None, *, every: bool = False
 ) -> list[Problem]:
@@ -278,8 +289,7 @@ def load_problems(
     if file is not None:
         if position is not None:
             raise TsumeError("give either a POSITION or --file FILE, not both")
-        path = locate(file)
-        problems = load(path)
+        path, problems = open_collection(file)
         if pid is not None:
             problems = [find(problems, pid, str(path))]
         elif not every and len(problems) != 1:
@@ -294,8 +304,15 @@ def load_problems(
 
 
 def load_position(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> Position:
-    """The one position of show and perft (the start position if none is given)."""
+    """The one position of show and perft (the start position if none is given).
+
+    A collection problem is taken as it is solved: the defender holds what its
+    ``defender:`` line says, by default the rest of the set.  A POSITION is
+    taken as written.
+    """
     pr = load_problems(position, file, pid, variant_spec)[0]
+    if pr.source is not None:  # read from a collection
+        return _problem_position(pr)
     return Position(pr.position, get_variant(pr.variant))
 
 
@@ -341,19 +358,123 @@ def run(args: list[str] | None = None) -> None:
 
 @main.command()
 @problem_input
-@click.option("--compact", is_flag=True, help="Two-line diagram instead of one square per line.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (see docs/notation.md).")
+@click.option("--format", "fmt", type=click.Choice(["text", "svg", "json"]), default="text", show_default=True,
+              help="A text diagram with the legal moves, an SVG diagram (docs/booklet.md), or JSON.")
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json (see docs/notation.md).")
+@click.option("--out", "-o", "out", default=None, metavar="FILE",
+              help="Write to FILE (atomically) instead of standard output.")
+@click.option("--compact", is_flag=True, help="Text: a two-line diagram instead of one square per line.")
+@click.option("--kanji", is_flag=True, help="SVG: the kanji of each piece's shogi name where it has one.")
+@click.option("--fold", type=_Number("--fold", lambda v, name: check_positive_int(v, name, "a number of squares"),
+                                     whole=True),
+              default=None, metavar="N", help="SVG: at most N squares per row (default: the whole file in one row).")
+@click.option("--size", type=_Number("--size", lambda v, name: check_positive_int(v, name, "a number of pixels",
+                                                                                 most=MAX_SIZE), whole=True),
+              default=None, metavar="PX", help="SVG: a square's size in pixels (default: scale to the window).")
 @friendly_errors
-def show(variant_spec: str | None, file: str | None, pid: str | None, position: str | None,
-         compact: bool, as_json: bool) -> None:
-    """Draw POSITION (default: the variant's start position) and list its legal moves."""
-    pos = load_position(position, file, pid, variant_spec)
+def show(variant_spec: str | None, file: str | None, pid: str | None, position: str | None, fmt: str,
+         as_json: bool, out: str | None, compact: bool, kanji: bool, fold: int | None, size: int | None) -> None:
+    """Draw POSITION (default: the variant's start position) and list its legal moves.
+
+    A collection problem (--file FILE --id ID) is drawn as it is solved: the
+    defender holds what its `defender:` line says (by default the rest of the
+    set), and its id, title and stated length head the diagram.
+    """
+    from . import svg
+
     if as_json:
-        echo(json.dumps(describe(pos)))
+        fmt = "json"
+    pr = load_problems(position, file, pid, variant_spec)[0]
+    pos = load_position(position, file, pid, variant_spec)
+    heading = _problem_heading(pr) if pr.source is not None else None
+    if fmt == "json":
+        data = describe(pos)
+        if heading is not None:
+            # Nested: describe() has a "title" of its own (the variant's).
+            data["problem"] = {"id": pr.id, "title": pr.title, "author": pr.author, "length": pr.length}
+        text = json.dumps(data)
+    elif fmt == "svg":
+        caption = None
+        if heading is not None:
+            caption = f"{heading}.  {pos.fen()}"
+        text = svg.board(pos, kanji=kanji, fold=fold, size=size, caption=caption)
+    else:
+        moves = sorted_moves(pos)
+        lines = [heading] if heading is not None else []
+        lines.append(diagram(pos, compact=compact, tsume=heading is not None))
+        lines.append(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
+        text = "\n".join(lines)
+    if out is None:
+        echo(text)
         return
-    echo(diagram(pos, compact=compact))
-    moves = sorted_moves(pos)
-    echo(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
+    try:
+        write_atomic(out, text + "\n")
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+
+
+def _problem_position(pr: Problem) -> Position:
+    """A collection problem's position as the solver reads it (the defender's hand filled in)."""
+    return tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
+
+
+def _problem_heading(pr: Problem) -> str:
+    """``ito-09: A title, by someone (mate in 9)``: what a diagram of a collection problem is headed with."""
+    words = pr.id
+    if pr.title:
+        words += f": {pr.title}"
+    if pr.author:
+        words += f", by {pr.author}"
+    if pr.length is not None:
+        words += f" (mate in {pr.length})"
+    return words
+
+
+# --- list ---------------------------------------------------------------------------------------
+
+#: The widest title ``tsume list`` prints in its column; a longer one is cut
+#: (with "...") so that the tags stay in view.  ``--json`` has it whole.
+_LIST_TITLE_WIDTH = 40
+
+
+def _list_rows(problems: list[Problem]) -> list[tuple[str, ...]]:
+    """The cells of ``tsume list``: id, variant, stated and proven length, title, tags ("-" for none)."""
+
+    def number(n: int | None) -> str:
+        return "-" if n is None else str(n)
+
+    rows: list[tuple[str, ...]] = []
+    for pr in problems:
+        title = pr.title or "-"
+        if len(title) > _LIST_TITLE_WIDTH:
+            title = title[: _LIST_TITLE_WIDTH - 3] + "..."
+        rows.append((pr.id, pr.variant, number(pr.length), number(pr.proven_length()), title,
+                     ", ".join(pr.tags) or "-"))
+    return rows
+
+
+@main.command("list")
+@click.argument("file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/problems.md).")
+@friendly_errors
+def list_command(file: str, as_json: bool) -> None:
+    """List the problems of the collection FILE (a path, or the name of a bundled one, e.g. seed-ito):
+    id, variant, stated length, proven length, title and tags.
+
+    Exit status: 0 listed, 2 a missing, unreadable, malformed or empty FILE.
+    """
+    path, problems = open_collection(file)
+    if as_json:
+        echo(json.dumps({"file": str(path), "count": len(problems), "problems": [pr.to_dict() for pr in problems]}))
+        return
+    header = ("ID", "VARIANT", "LENGTH", "PROVEN", "TITLE", "TAGS")
+    rows = _list_rows(problems)
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    numeric = {2, 3}  # the lengths, right-aligned so that their digits line up
+    for row in [header, *rows]:
+        cells = [cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
+        echo("  ".join(cells).rstrip())
+    echo(f"{counted(len(problems), 'problem', 'problems')} in {path}")
 
 
 @main.command("perft")
@@ -413,16 +534,26 @@ def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
     return report
 
 
+#: Where the lines of ``Main line:`` after the first start: under its first move.
+_MAIN_LINE_HEAD = "Main line: "
+#: Where a long variation's lines after the first start (its head is too wide to hang under).
+_VARIATION_INDENT = " " * 6
+
+
 def _human_report(result, pos: Position, verbose: bool) -> str:
+    """``tsume solve``'s report for people (docs/solver.md, "Reading a report").
+
+    The diagram shows the defender's hand as the solver read it; every line of
+    play is in the readable notation, numbered by ply, wrapped at
+    :data:`~tsume.render.LINE_WIDTH` columns, with ``#`` on its mating move.
+    ``Move strings:`` keeps the plain main line, ready for ``--solution``.
+    """
     from .solve import MATE, NOMATE
 
-    out = [diagram(pos, compact=True), ""]
+    out = [diagram(pos, compact=True, tsume=True), ""]
     if result.status == MATE:
-        out.append(f"Mate in {result.length} plies.")
-        pairs = []
-        for i, (plain, readable) in enumerate(zip(result.mainline, result.readable), 1):
-            pairs.append(f"{i}. {readable}")
-        out.append("Main line: " + "  ".join(pairs))
+        out.append(f"Mate in {plies(result.length)}.")
+        out.extend(wrap_words(_MAIN_LINE_HEAD, numbered(mated(result.readable)), " " * len(_MAIN_LINE_HEAD)))
         out.append("Move strings: " + " ".join(result.mainline))
         out.append(f"Left in the attacker's hand: {result.leftover}")
         if result.variations:
@@ -432,18 +563,27 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
                 if v.useless:
                     out.append(f"{head}  -- useless interposition (refuted, not counted)")
                 else:
-                    line = " ".join(v.line)
-                    out.append(f"{head}  -> {v.length} plies, leftover {v.leftover}: {line}")
+                    # The head names the defence; its line goes on from the next ply,
+                    # numbered as the main line it replaces.
+                    moves = numbered(mated(v.readable_line)[1:], v.ply + 1)
+                    out.extend(wrap_words(f"{head}  -> {plies(v.length)}, leftover {v.leftover}: ",
+                                          moves, _VARIATION_INDENT))
     elif result.status == NOMATE:
-        out.append("No mate" + (f" within {result.stats.get('max_length')} plies." if result.stats.get("max_length") else "."))
+        bound = result.stats.get("max_length")
+        out.append(f"No mate within {plies(bound)}." if bound else "No mate.")
     else:
-        extra = f"; a mate within {result.upper_bound} plies was found" if result.upper_bound else ""
+        extra = f"; a mate within {plies(result.upper_bound)} was found" if result.upper_bound else ""
         out.append(f"Unknown: stopped by the {result.reason or 'limit'}{extra}.")
     if result.first_moves is not None:
         out.append("First moves:")
         for fm in result.first_moves:
-            length = f" in {fm['length']}" if fm["length"] else ""
-            out.append(f"  {fm['move']}: {fm['status']}{length}")
+            # The engines name first moves by move string; read as the main line is.
+            move = pos.move_readable(pos.parse_move(fm["move"]))
+            if fm["status"] == MATE and fm["length"]:
+                what = f"mate in {plies(fm['length'])}"
+            else:
+                what = "no mate" if fm["status"] == NOMATE else fm["status"]
+            out.append(f"  {move}: {what}")
     st = result.stats
     if st.get("engine") == "sat":
         each = [f"n={n}: {st['variables'][n]:,} variables / {st['clauses'][n]:,} clauses" for n in st["variables"]]
@@ -504,7 +644,6 @@ def solve_command(
     Exit status: 0 mate, 1 no mate, 3 a limit stopped the search, 2 bad input,
     70 internal error.
     """
-    from .conventions import tsume_position
     from .solve import solve
 
     if engine == "sat":
@@ -627,7 +766,7 @@ def verify_command(
         reports.append(report)
         if not as_json:
             pos = Position(report.position, get_variant(report.variant))
-            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True)))
+            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
             if verbose:
                 st = report.stats
                 echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
@@ -765,3 +904,70 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
         click.echo(f"tsume: composed {summary.accepted} new problem(s), {summary.total} in {out}; "
                    f"{summary.candidates:,} candidates in {summary.shards} shard(s), {summary.elapsed:.1f} s "
                    f"(stopped on {summary.stopped})", err=True)
+
+
+# --- booklet ----------------------------------------------------------------------------------
+
+
+@main.command("booklet")
+@click.argument("file", metavar="FILE")
+@click.option("--out", "-o", "out", required=True, metavar="OUT.html", help="The HTML file to write (atomically).")
+@click.option("--title", default=None, metavar="T", help="The booklet's title (default: from FILE's name).")
+@click.option("--solutions", type=click.Choice(["end", "hidden", "inline"]), default="end", show_default=True,
+              help="At the back, behind a 'Show solution' button, or under each diagram.")
+@click.option("--verify", "do_verify", is_flag=True, help="Verify every problem first and mark any that is not sound.")
+@click.option("--kanji", is_flag=True, help="The kanji of each piece's shogi name on the diagrams, where it has one.")
+@click.option("--id", "pids", multiple=True, metavar="ID", help="Only this problem (repeat for several; default: all).")
+@limit_options
+@quiet_option
+@friendly_errors
+def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, kanji: bool,
+                    pids: tuple[str, ...], time_limit: float | None, node_limit: int | None,
+                    memory_mb: float | None, quiet: bool) -> None:
+    """Make an HTML booklet of the problems in FILE: numbered diagrams, solutions you can step through.
+
+    FILE is a collection path or the name of a bundled one.  The page is
+    self-contained (no network) and prints as a booklet.  Limits are per
+    problem (default: 5,000,000 nodes).  Exit status: 0 written, 1 written
+    but some problem is unsound or unsettled (with --verify; a flawed one is
+    marked but counts as `tsume verify` counts it) or has no solution found,
+    2 bad input, 74 the file could not be written.
+    """
+    from .booklet import DEFAULT_NODE_LIMIT, build
+
+    if memory_mb is not None:
+        raise ArgumentError("--memory is not a booklet option; --nodes and --time-limit bound each problem")
+    path = locate(file)
+    problems = load(path)
+    if pids:
+        problems = [find(problems, pid, str(path)) for pid in pids]
+    tty = sys.stderr.isatty()
+    troubled: list[str] = []
+
+    def report(done: int, total: int, entry: Any) -> None:
+        # As `tsume verify` exits: a flawed problem is marked, not a failure.
+        if entry.status != "mate" or entry.verdict not in (None, "sound", "flawed"):
+            troubled.append(entry.problem.id)
+        if quiet:
+            return
+        word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
+        line = f"tsume: booklet {done}/{total} {entry.problem.id}: {word}"
+        try:
+            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
+        except OSError:
+            pass
+
+    name = Path(str(path)).stem
+    html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
+                 node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
+                 time_limit=time_limit, source=name, progress=report)
+    try:
+        write_atomic(out, html)
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+    if not quiet:
+        if tty:
+            click.echo("", err=True)
+        extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
+        click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
+    sys.exit(EXIT_UNSOUND if troubled else 0)

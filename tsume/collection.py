@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import TsumeError, quote
+from .files import write_atomic
 from .notation import ascii_int
 from .variant import get_variant
 
@@ -78,6 +78,42 @@ class Problem:
             if eq:
                 out[key.strip()] = value.strip()
         return out
+
+    def proven_length(self) -> int | None:
+        """The length a composed problem's ``rating`` records (``length=``): the
+        main line's length as ``verify()`` proved it when the problem was rated.
+        None without one, or when it is not a whole number: ``rating`` is free
+        ``key=value`` text that :func:`load` does not check, and a listing
+        should show what it can read rather than refuse the collection."""
+        raw = self.fields("rating").get("length")
+        if raw is None:
+            return None
+        try:
+            return ascii_int(raw, "rating length", error=CollectionError, max_digits=_LENGTH_DIGITS)
+        except CollectionError:
+            return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The problem as plain JSON values (what ``tsume list --json`` prints,
+        docs/problems.md): every key of the file, absent ones as null (``tags``
+        as []), ``provenance`` and ``rating`` as dicts (:meth:`fields`), plus
+        ``proven_length`` and ``source``, the ``file:line`` it was read from."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "position": self.position,
+            "defender": self.defender,
+            "length": self.length,
+            "proven_length": self.proven_length(),
+            "solution": self.solution,
+            "title": self.title,
+            "author": self.author,
+            "tags": list(self.tags),
+            "notes": self.notes,
+            "provenance": self.fields("provenance"),
+            "rating": self.fields("rating"),
+            "source": self.source,
+        }
 
     def to_text(self) -> str:
         lines = [f"[{self.id}]", f"variant: {self.variant}", f"position: {self.position}"]
@@ -291,82 +327,7 @@ def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-#: Temporary files of save() are named ``.<target>.tsume-save-<pid>-<random>.tmp``:
-#: recognisable, so that the next save() removes those an interrupted one left.
-_TEMP_TAG = ".tsume-save-"
-#: A temporary whose writer still runs is left alone unless it is this old
-#: (seconds): the writer's pid may since have been reused by another process.
-_STALE_SECONDS = 600.0
-
-
-def _writer_alive(pid: int) -> bool:
-    """Whether process ``pid`` may still be writing (unsure counts as yes)."""
-    if pid == os.getpid():
-        return True  # another thread of ours may be saving
-    if os.name != "posix":
-        return True  # no harmless probe (os.kill would end the process): rely on age
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. PermissionError: it exists, run by someone else
-        return True
-    return True
-
-
-def _remove_stale_temporaries(p: Path) -> None:
-    """Remove the temporaries earlier save()s of ``p`` left when killed mid-write:
-    those whose writer is gone, or that are older than ``_STALE_SECONDS``."""
-    folder = p.parent
-    pattern = re.compile(re.escape(f".{p.name}{_TEMP_TAG}") + r"(\d{1,10})-[A-Za-z0-9_]+\.tmp")
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return  # the write below reports an unusable folder
-    now = time.time()
-    for entry in entries:
-        m = pattern.fullmatch(entry.name)
-        if m is None:
-            continue
-        try:
-            if not entry.is_file(follow_symlinks=False):
-                continue
-            if _writer_alive(int(m.group(1))) and now - entry.stat(follow_symlinks=False).st_mtime < _STALE_SECONDS:
-                continue
-            os.unlink(entry.path)
-        except OSError:
-            pass  # gone already (another saver cleaned it), or not ours to remove
-
-
 def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | None = None) -> None:
-    """Write a collection atomically: a temporary file in the same folder, then a rename.
-
-    A reader sees the old file or the new one, never a part.  A save killed
-    mid-write leaves its temporary behind; the next save() of the same file
-    removes it (see ``_remove_stale_temporaries``).
-    """
-    p = Path(path)
-    text = dumps(problems, header)
-    _remove_stale_temporaries(p)
-    # mkstemp makes a private file; give the result the mode the old file had,
-    # or the usual one for a new file.
-    try:
-        mode = p.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{_TEMP_TAG}{os.getpid()}-", suffix=".tmp", dir=str(p.parent) or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write a collection atomically (:func:`tsume.files.write_atomic`): a reader
+    sees the old file or the new one, never a part."""
+    write_atomic(path, dumps(problems, header))

@@ -1,10 +1,57 @@
-"""Positions for people and programs: text diagrams and JSON-ready descriptions."""
+"""Positions and lines for people and programs: text diagrams, move lists and
+JSON-ready descriptions."""
 
 from __future__ import annotations
 
+from .conventions import rest_of_set
 from .position import BLACK, COLOUR_NAMES, WHITE, Position
 
-__all__ = ["diagram", "hand_text", "describe", "sorted_moves"]
+__all__ = ["diagram", "hand_text", "describe", "sorted_moves", "counted", "plies", "mated", "numbered", "wrap_words",
+           "LINE_WIDTH"]
+
+#: The width move lists are wrapped to: readable in any terminal, and in an
+#: e-mail or an issue when pasted.
+LINE_WIDTH = 72
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A count for people, the noun agreeing with it: ``1 problem``, ``6 problems``."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def plies(n: int) -> str:
+    """A count of plies for people: ``1 ply``, ``9 plies``."""
+    return counted(n, "ply", "plies")
+
+
+def mated(moves: list[str]) -> list[str]:
+    """The moves of a line that ends in mate, ``#`` appended to the last (the mating move)."""
+    return moves[:-1] + [moves[-1] + "#"] if moves else []
+
+
+def numbered(moves: list[str], first: int = 1) -> list[str]:
+    """``1. T6-4``, ``2. k2-3``, ...: each move with its ply, counting from ``first``."""
+    return [f"{ply}. {move}" for ply, move in enumerate(moves, first)]
+
+
+def wrap_words(head: str, words: list[str], indent: str, width: int = LINE_WIDTH, sep: str = "  ") -> list[str]:
+    """``head`` followed by ``words`` joined by ``sep``, in lines of at most ``width``
+    columns; lines after the first start with ``indent``.
+
+    A word is never split (``textwrap`` would break ``3. P*2`` at its space or
+    ``k2-3`` at its hyphen); one wider than a line gets a line of its own.
+    """
+    lines: list[str] = []
+    line = head
+    fresh = True  # nothing but the head or the indent on the line yet
+    for word in words:
+        if not fresh and len(line) + len(sep) + len(word) > width:
+            lines.append(line)
+            line, fresh = indent, True
+        line += word if fresh else sep + word
+        fresh = False
+    lines.append(line)
+    return lines
 
 
 def hand_text(pos: Position, colour: int) -> str:
@@ -23,18 +70,35 @@ def _cell(pos: Position, s: int) -> str:
     return p if p else "."
 
 
-def diagram(pos: Position, compact: bool = False) -> str:
+def _hand_line(pos: Position, colour: int, tsume: bool) -> str:
+    """A colour's hand line of the diagram.  For a tsume the defender's hand is
+    marked ``(the rest)`` when it is the rest of the set: the solvers' default,
+    which the position string usually leaves implicit (often empty), so the
+    reader sees what the defender can drop without working it out."""
+    name = COLOUR_NAMES[colour]
+    letters = pos.hand_string(colour)
+    if colour == WHITE:
+        letters = letters.lower()
+    rest = tsume and colour != pos.turn and list(pos.hands[colour]) == list(rest_of_set(pos))
+    label = f"{name} hand (the rest)" if rest else f"{name} hand"
+    return f"{label}: {letters}   ({hand_text(pos, colour)})"
+
+
+def diagram(pos: Position, compact: bool = False, tsume: bool = False) -> str:
     """A readable diagram: squares with numbers, pieces, both hands, side to move.
 
     The default lists one square per line (top = square 1, White's home end),
     naming each piece; ``compact`` prints the file on two lines.
     Uppercase letters are Black, lowercase White, ``+`` marks a promoted piece.
+    ``tsume``: ``pos`` is a tsume as the solvers read it (attacker to move, the
+    defender's hand filled in by :func:`tsume.conventions.tsume_position`); a
+    defender's hand that is the rest of the set is then labelled so.
     """
     t = pos.t
     title = pos.variant.title
     if pos.variant.start_is_provisional and pos.fen(False) == Position.start(pos.variant).fen(False):
         title += " -- provisional start position (the original is lost)"
-    lines = [title, f"White hand: {pos.hand_string(WHITE).lower()}   ({hand_text(pos, WHITE)})"]
+    lines = [title, _hand_line(pos, WHITE, tsume)]
     if compact:
         width = max(2, len(str(t.n))) + 1
         lines.append("".join(str(s).rjust(width) for s in range(1, t.n + 1)))
@@ -49,7 +113,7 @@ def diagram(pos: Position, compact: bool = False) -> str:
             colour = COLOUR_NAMES[v & 1]
             name = t.face_names[v >> 1]
             lines.append(f"  {str(s).rjust(width)}  {_cell(pos, s):<3}{colour} {name}")
-    lines.append(f"Black hand: {pos.hand_string(BLACK)}   ({hand_text(pos, BLACK)})")
+    lines.append(_hand_line(pos, BLACK, tsume))
     to_move = COLOUR_NAMES[pos.turn]
     status = ", in check" if pos.is_check() else ""
     lines.append(f"{to_move} to move{status} (move {pos.move_number}); Black moves toward square 1")

@@ -51,6 +51,9 @@ class Variation:
     length: int | None       # total counted length of the problem along it
     leftover: str | None
     line: list[str] = field(default_factory=list)   # from this move to the mate
+    #: ``line`` in the readable notation (``k2-1 P*2 k1-3 C*1``), each move read
+    #: from the position it is played in, as ``Result.readable`` is.
+    readable_line: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +64,7 @@ class Variation:
             "length": self.length,
             "leftover": self.leftover,
             "line": self.line,
+            "readable_line": self.readable_line,
         }
 
 
@@ -455,10 +459,11 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
                         out.append(Variation(ply + 1, plain, readable, True, None, None))
                         continue
                     pos.push(d)
-                    line_str, _ = _strings(pos, line)
+                    line_str, line_readable = _strings(pos, line)
                     leftover, _ = _hand_after(pos, line, ex.attacker)
                     pos.pop()
-                    out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover, [plain] + line_str))
+                    out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover,
+                                         [plain] + line_str, [readable] + line_readable))
             ex.engine.anchor(pos.hash, exact=True)  # a main-line position: its value is length - ply
             pushed.append(pos.hash)
             pos.push(m)

@@ -34,6 +34,7 @@ from .conventions import hand_count, tsume_position
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from .errors import MoveError
 from .position import Position
+from .render import mated, plies
 from .solve import Variation, _Extractor, _hand_after, _strings, main_line
 from .variant import Variant, get_variant
 
@@ -422,7 +423,7 @@ def _check_solution(
                 prover.push(m)
                 v = prover.value()
                 if v is None or 1 + v > remaining:
-                    what = "does not mate" if v is None else f"mates only in {1 + v} plies from here, not {remaining}"
+                    what = "does not mate" if v is None else f"mates only in {plies(1 + v)} from here, not {remaining}"
                     findings.append(Finding("solution-mismatch", DEFECT,
                                             f"intended solution, ply {i + 1}: {solution[i]} {what}", ply=i + 1, move=solution[i]))
                     return None
@@ -444,7 +445,7 @@ def _check_solution(
                     best = _best_defence_here(prover, i, m)
                     finding = Finding(
                         "longer-variation", DEFECT,
-                        f"intended solution, ply {i + 1}: {best[0]} lasts {best[1]} plies in all, longer than the intended line",
+                        f"intended solution, ply {i + 1}: {best[0]} lasts {plies(best[1])} in all, longer than the intended line",
                         ply=i + 1, move=best[0], length=best[1], line=best[2], pieces=best[3],
                     )
                     if s.longer_ok and excused is None and best[1] == len(parsed) + 2 and best[3] != "-":
@@ -459,7 +460,7 @@ def _check_solution(
                         return None
                 if 1 + v != total - i:
                     findings.append(Finding("solution-mismatch", DEFECT,
-                                            f"intended solution, ply {i + 1}: after {solution[i]} the mate takes {1 + v} plies, "
+                                            f"intended solution, ply {i + 1}: after {solution[i]} the mate takes {plies(1 + v)}, "
                                             f"not the {total - i} the intended line needs", ply=i + 1, move=solution[i]))
                     return None
         end = prover.pos
@@ -468,7 +469,7 @@ def _check_solution(
             return None
         if len(parsed) != total:
             findings.append(Finding("solution-mismatch", DEFECT,
-                                    f"the intended solution has {len(parsed)} plies, the proven length is {total}"))
+                                    f"the intended solution has {plies(len(parsed))}, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
         best_left = _hand_after(pos, moves, attacker)[1]
@@ -615,7 +616,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
             else:
                 alt.kind = "yozume"
                 sev = DEFECT
-                msg = f"ply {i + 1}: {alt.readable} also mates, in {alt.length} plies"
+                msg = f"ply {i + 1}: {alt.readable} also mates, in {plies(alt.length)}"
             report.findings.append(Finding(alt.kind, sev, msg, ply=i + 1, move=alt.move, length=alt.length, line=alt.line))
         except SearchLimit as exc:
             alt.status = "unknown"
@@ -645,7 +646,8 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                     continue
                 line, _left = prover.best_line(v)
                 var.status, var.length = "mate", i + 1 + v
-                var.line = [var.move] + _strings(prover.pos, line)[0]
+                line_str, line_readable = _strings(prover.pos, line)
+                var.line, var.readable_line = [var.move] + line_str, [var.readable] + line_readable
                 var.leftover = _leftover(prover.pos, line, prover.attacker)
                 if s.strict:
                     _variation_alternatives(prover, i, var, line, report)
@@ -658,14 +660,14 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
         if var.length == total and var.leftover == "-" and total - i >= 4:
             report.findings.append(Finding(
                 "same-length-variation", BLEMISH,
-                f"ply {i + 1}: {var.readable} also lasts {total} plies with no pieces left (henka-do)",
+                f"ply {i + 1}: {var.readable} also lasts {plies(total)} with no pieces left (henka-do)",
                 ply=i + 1, move=var.move, length=var.length, line=var.line,
             ))
         elif var.length is not None and var.length > total:
             excused = s.longer_ok and var.length == total + 2 and var.leftover != "-"
             report.findings.append(Finding(
                 "longer-variation", INFO if excused else DEFECT,
-                f"ply {i + 1}: {var.readable} lasts {var.length} plies, longer than the main line"
+                f"ply {i + 1}: {var.readable} lasts {plies(var.length)}, longer than the main line"
                 + (" (excused: 2 plies longer with pieces left)" if excused else ""),
                 ply=i + 1, move=var.move, length=var.length, line=var.line, pieces=var.leftover,
             ))
@@ -689,7 +691,7 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
                     if v is not None:
                         report.findings.append(Finding(
                             "variation-alternative", DEFECT,
-                            f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, in {1 + v} plies",
+                            f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, in {plies(1 + v)}",
                             ply=i + 1, move=var.move, length=1 + v,
                         ))
             prover.push(m)
@@ -710,13 +712,12 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
     if diagram_text:
         out.append(diagram_text)
     if report.length is not None:
-        out.append(f"Solution, {report.length} plies (left in hand at the end: {report.leftover}):")
+        out.append(f"Solution, {plies(report.length)} (left in hand at the end: {report.leftover}):")
         by_ply: dict[int, list[DefenderAlternative]] = {}
         for v in report.variations:
             by_ply.setdefault(v.ply, []).append(v)
-        for i, move in enumerate(report.readable):
-            mark = "  #" if i == report.length - 1 else ""
-            out.append(f"  {i + 1:>3}. {move}{mark}")
+        for i, move in enumerate(mated(report.readable)):
+            out.append(f"  {i + 1:>3}. {move}")
             for v in by_ply.get(i + 1, []):
                 out.append("         " + _variation_text(v))
         for v in by_ply.get(report.length + 1, []):
@@ -745,4 +746,4 @@ def _variation_text(v: DefenderAlternative) -> str:
         return f"{v.ply}. {v.readable}  useless interposition (refuted, not counted)"
     if v.status != "mate":
         return f"{v.ply}. {v.readable}  {v.status}"
-    return f"{v.ply}. {v.readable}  -> {v.length} plies, left {v.leftover}: {' '.join(v.line[1:])}"
+    return f"{v.ply}. {v.readable}  -> {plies(v.length or 0)}, left {v.leftover}: {' '.join(mated(v.readable_line)[1:])}"

@@ -147,6 +147,7 @@ import networkx as nx
 from ..conventions import interposition_square, ranged_checkers
 from ..errors import ArgumentError, TsumeError, quote
 from ..position import Position
+from ..render import plies
 from ..verify import Report
 
 __all__ = ["Rating", "rate", "solution_tree", "shape_hash", "stars_for", "WEIGHTS", "ATTACKER", "DEFENDER"]
@@ -344,7 +345,7 @@ def _tree(report: Report, who: str) -> nx.DiGraph:
     if not isinstance(mainline, list) or not mainline:
         raise ArgumentError(f"{who}: the report has no main line (verdict {quote(report.verdict)}): nothing to rate")
     if report.length is not None and report.length != len(mainline):
-        raise ArgumentError(f"{who}: the report's length {quote(report.length)} is not its main line's {len(mainline)} plies")
+        raise ArgumentError(f"{who}: the report's length {quote(report.length)} is not its main line's {plies(len(mainline))}")
     try:
         pos = Position(report.position, report.variant)
     except TsumeError as exc:

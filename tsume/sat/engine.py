@@ -10,6 +10,7 @@ from ..conventions import tsume_position
 from ..errors import TsumeError
 from ..notation import make_move
 from ..position import Position
+from ..render import plies
 from ..variant import Variant
 from .budget import DEFAULT_MEMORY_MB, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes, longest_line
 from .cegar import Abstraction
@@ -226,7 +227,7 @@ def _check_encodable(max_length: int, squares: int, memory_limit_mb: float) -> N
     if need > memory_limit_mb * 1e6:
         most = longest_line(int(memory_limit_mb * 1e6), squares)
         raise SatError(f"--max-length {max_length} is too long for the SAT engine: about {_size(need)} of "
-                       f"clauses; at most {most} plies with --memory {memory_limit_mb:g}")
+                       f"clauses; at most {plies(most)} with --memory {memory_limit_mb:g}")
 
 
 def sat_solve(
