@@ -70,6 +70,10 @@ class Face:
     name: str
     leaps: tuple[int, ...] = ()
     rides: tuple[Ride, ...] = ()
+    #: The one-character kanji of the shogi piece of that name, where shogi or
+    #: its large variants have one (diagrams may draw it instead of the
+    #: letter); empty when no shogi piece bears the name.
+    kanji: str = ""
 
 
 @dataclass(frozen=True)
@@ -187,20 +191,20 @@ ITO = Variant(
     name="ito",
     title="Ito Shogi (2022)",
     kinds=(
-        PieceKind("K", Face("King", leaps=(1, 2, -1)), royal=True, count=1),
-        PieceKind("P", Face("Pawn", leaps=(1,)), Face("Go-Between", leaps=(1, -1))),
-        PieceKind("T", Face("Tile General", leaps=(2, -1)), Face("Silver General", leaps=(1, 2, -2))),
+        PieceKind("K", Face("King", leaps=(1, 2, -1), kanji="玉"), royal=True, count=1),
+        PieceKind("P", Face("Pawn", leaps=(1,), kanji="歩"), Face("Go-Between", leaps=(1, -1), kanji="仲")),
+        PieceKind("T", Face("Tile General", leaps=(2, -1), kanji="瓦"), Face("Silver General", leaps=(1, 2, -2), kanji="銀")),
         PieceKind(
             "C",
             Face("Silver Cannon", rides=(_R(1, move="hop", capture="hop"), _R(-1, move="hop", capture="hop"))),
-            Face("Reverse Chariot", rides=(_R(1), _R(-1))),
+            Face("Reverse Chariot", rides=(_R(1), _R(-1)), kanji="反"),
         ),
-        PieceKind("H", Face("Heavenly Horse", leaps=(3, -3)), Face("Cavalryman", leaps=(2, 3, -2, -3))),
-        PieceKind("G", Face("Goose", leaps=(4, -2)), Face("Phoenix", leaps=(1, -1, 4, -4))),
+        PieceKind("H", Face("Heavenly Horse", leaps=(3, -3), kanji="天"), Face("Cavalryman", leaps=(2, 3, -2, -3))),
+        PieceKind("G", Face("Goose", leaps=(4, -2)), Face("Phoenix", leaps=(1, -1, 4, -4), kanji="鳳")),
         PieceKind(
             "F",
-            Face("Flying Swallow", leaps=(-1,), rides=(_R(1, stride=2),)),
-            Face("Bishop", rides=(_R(1, stride=2), _R(-1, stride=2))),
+            Face("Flying Swallow", leaps=(-1,), rides=(_R(1, stride=2),), kanji="燕"),
+            Face("Bishop", rides=(_R(1, stride=2), _R(-1, stride=2)), kanji="角"),
         ),
     ),
     board_length=31,
@@ -220,13 +224,13 @@ RUTHERFORD = Variant(
     name="rutherford",
     title="Rutherford's 1-dimensional Shogi (2002)",
     kinds=(
-        PieceKind("K", Face("King", leaps=(1, 2)), royal=True, count=1),
-        PieceKind("P", Face("Pawn", leaps=(1,)), Face("Go-Between", leaps=(1, -1))),
-        PieceKind("S", Face("Silver", leaps=(1, 2, -2)), Face("Gold", leaps=(1, 2, -1))),
-        PieceKind("N", Face("Knight", leaps=(1, 3)), Face("Phoenix", leaps=(2, 3, -2, -3))),
+        PieceKind("K", Face("King", leaps=(1, 2), kanji="玉"), royal=True, count=1),
+        PieceKind("P", Face("Pawn", leaps=(1,), kanji="歩"), Face("Go-Between", leaps=(1, -1), kanji="仲")),
+        PieceKind("S", Face("Silver", leaps=(1, 2, -2), kanji="銀"), Face("Gold", leaps=(1, 2, -1), kanji="金")),
+        PieceKind("N", Face("Knight", leaps=(1, 3), kanji="桂"), Face("Phoenix", leaps=(2, 3, -2, -3), kanji="鳳")),
         PieceKind(
             "B",
-            Face("Bishop", rides=(_R(1, stride=2, max_distance=8), _R(-1, stride=2, max_distance=8))),
+            Face("Bishop", rides=(_R(1, stride=2, max_distance=8), _R(-1, stride=2, max_distance=8)), kanji="角"),
             Face(
                 "Cannon",
                 rides=(
@@ -237,8 +241,8 @@ RUTHERFORD = Variant(
         ),
         PieceKind(
             "L",
-            Face("Lance", rides=(_R(1, max_distance=8),)),
-            Face("Reverse Chariot", rides=(_R(1, max_distance=4), _R(-1, max_distance=4))),
+            Face("Lance", rides=(_R(1, max_distance=8),), kanji="香"),
+            Face("Reverse Chariot", rides=(_R(1, max_distance=4), _R(-1, max_distance=4)), kanji="反"),
         ),
     ),
     board_length=None,

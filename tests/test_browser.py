@@ -1,0 +1,322 @@
+"""The booklet and the SVG diagrams in a real browser: Debian's Chromium, headless.
+
+Playwright for Python drives the system Chromium (``executable_path``; no
+browser is downloaded).  Where Chromium or Playwright is missing the tests are
+skipped with the reason (pytest prints it in its summary: ``-rs`` is in the
+project's pytest options), never silently.  CI installs both (.ci/run).
+
+What the browser shows is compared with what the engine says: the pieces read
+back from the page's DOM (and their drawn boxes, which must sit inside the
+squares they claim) against the position of each problem and after every move
+of each solution.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tsume.collection import load, locate
+from tsume.conventions import tsume_position
+from tsume.solve import solve
+
+pytestmark = pytest.mark.slow
+
+_CANDIDATES = ("chromium", "chromium-browser", "/usr/lib/chromium/chromium", "google-chrome")
+
+
+def _chromium() -> str | None:
+    """The system Chromium: $TSUME_CHROMIUM, else the first candidate found."""
+    named = os.environ.get("TSUME_CHROMIUM")
+    if named:
+        return named
+    for name in _CANDIDATES:
+        path = shutil.which(name) or (name if os.path.isabs(name) and os.access(name, os.X_OK) else None)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright is not installed (pip install 'tsume[browser]'): browser tests not run")
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("Chromium not found (Debian: apt-get install chromium; or set TSUME_CHROMIUM): "
+                    "browser tests not run")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        except Exception as exc:  # a broken install: say so, do not fail every test
+            pytest.skip(f"Chromium at {exe} would not start ({type(exc).__name__}: {str(exc)[:200]})")
+        yield b
+        b.close()
+
+
+_BUILT: dict[tuple[str, ...], Path] = {}
+
+
+def _booklet(tmp_path: Path, collection: str, *options: str) -> Path:
+    """Build a booklet with the real command, as a user would (once per set of options)."""
+    key = (collection, *options)
+    if key in _BUILT:
+        return _BUILT[key]
+    out = tmp_path / f"{collection}-{len(_BUILT)}.html"
+    done = subprocess.run([sys.executable, "-m", "tsume", "booklet", collection, "-o", str(out), "-q", *options],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    assert out.is_file()
+    _BUILT[key] = out
+    return out
+
+
+class Page:
+    """A loaded page with every console error and uncaught exception collected."""
+
+    def __init__(self, browser, path: Path, width: int = 1100) -> None:
+        self.page = browser.new_page(viewport={"width": width, "height": 900})
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
+        self.requests: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(path.as_uri())
+
+    def close(self) -> None:
+        self.page.close()
+
+
+# Reads every piece of one diagram: its square and token from the DOM, and
+# whether the drawn piece's centre lies inside the drawn square it names.
+_READ_DIAGRAM = """
+(svg) => {
+  const squares = {};
+  svg.querySelectorAll('rect.sq').forEach(r => { squares[r.dataset.square] = r.getBoundingClientRect(); });
+  const pieces = {};
+  const misplaced = [];
+  svg.querySelectorAll('g.piece[data-square]').forEach(g => {
+    const s = g.dataset.square, box = g.querySelector('polygon').getBoundingClientRect(), sq = squares[s];
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    if (!sq || cx < sq.left || cx > sq.right || cy < sq.top || cy > sq.bottom) misplaced.push(s);
+    pieces[s] = g.dataset.piece;
+  });
+  const hands = {};
+  svg.querySelectorAll('g.hand').forEach(h => { hands[h.classList.contains('black') ? 'black' : 'white'] = h.dataset.hand; });
+  return {pieces, misplaced, hands, position: svg.dataset.position, squares: Object.keys(squares).length};
+}
+"""
+
+
+# Clicks "Forward" n times, reading the diagram, the ply label and the marked
+# move of the list after each click.
+_STEP_ALL = "(viewer, n) => { const read = " + _READ_DIAGRAM.strip() + """;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    viewer.querySelector('button[data-go="next"]').click();
+    const seen = read(viewer.querySelector('.frame-view svg'));
+    seen.label = viewer.querySelector('.ply-label').textContent;
+    const current = viewer.parentNode.querySelector('button.move.current');
+    seen.current = current ? current.dataset.ply : null;
+    out.push(seen);
+  }
+  return out;
+}"""
+
+
+def _read_step(viewer, frame) -> dict:
+    seen = frame.evaluate(_READ_DIAGRAM)
+    seen["label"] = viewer.locator(".ply-label").inner_text()
+    seen["current"] = viewer.locator("xpath=..").locator("button.move.current").get_attribute("data-ply")
+    return seen
+
+
+def _expected(pos) -> dict:
+    pieces = {str(s): pos.piece_at(s) for s in range(1, pos.n + 1) if pos.piece_at(s)}
+    return {"pieces": pieces, "hands": {"black": pos.hand_string(0), "white": pos.hand_string(1)}}
+
+
+def _check_diagram(seen: dict, pos, where: str) -> None:
+    want = _expected(pos)
+    assert seen["squares"] == pos.n, where
+    assert seen["pieces"] == want["pieces"], where
+    assert seen["hands"] == want["hands"], where
+    assert not seen["misplaced"], f"{where}: pieces drawn outside their squares: {seen['misplaced']}"
+
+
+def test_booklet_loads_without_errors_and_diagrams_match_the_engine(browser, tmp_path):
+    path = _booklet(tmp_path, "examples")
+    problems = load(locate("examples"))
+    page = Page(browser, path)
+    try:
+        articles = page.page.locator("article.problem")
+        assert articles.count() == len(problems)
+        for i, pr in enumerate(problems):
+            art = articles.nth(i)
+            assert art.get_attribute("data-id") == pr.id
+            assert art.locator("h2").inner_text().endswith(f"Mate in {pr.length}")
+            svg = art.locator(".diagram svg")
+            assert svg.is_visible()
+            seen = svg.evaluate(_READ_DIAGRAM)
+            _check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+        assert page.errors == []
+        # Self-contained: the page asked for nothing but itself.
+        assert [u for u in page.requests if not u.startswith("file:")] == []
+    finally:
+        page.close()
+
+
+def test_stepping_through_every_solution_shows_the_engine_positions(browser, tmp_path):
+    path = _booklet(tmp_path, "examples")
+    problems = load(locate("examples"))
+    page = Page(browser, path)
+    try:
+        viewers = page.page.locator(".viewer")
+        assert viewers.count() == len(problems)
+        for i, pr in enumerate(problems):
+            pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+            line = solve(pos, variant=pos.variant).mainline
+            viewer = viewers.nth(i)
+            viewer.scroll_into_view_if_needed()
+            frame = viewer.locator(".frame-view svg")
+            _check_diagram(frame.evaluate(_READ_DIAGRAM), pos, f"{pr.id} start")
+            # The first step by a real mouse click, the rest by the page's own
+            # button clicks (one round trip for the whole line).
+            viewer.locator('button[data-go="next"]').click()
+            steps = [_read_step(viewer, frame)]
+            steps += viewer.evaluate(_STEP_ALL, len(line) - 1)
+            assert len(steps) == len(line)
+            for k, (move, seen) in enumerate(zip(line, steps), 1):
+                pos.push_str(move)
+                _check_diagram(seen, pos, f"{pr.id} after ply {k}")
+                assert seen["label"] == f"{k} / {len(line)}"
+                assert seen["current"] == str(k)  # the move list marks the move just played
+            assert pos.is_check(), pr.id  # mate (a useless interposition may remain, as tsume counts it)
+            # Forward past the end stays at the mate.
+            viewer.locator('button[data-go="next"]').click()
+            assert viewer.get_attribute("data-ply") == str(len(line))
+            # The keyboard: Home, then the arrows, then End.
+            viewer.focus()
+            page.page.keyboard.press("Home")
+            assert viewer.get_attribute("data-ply") == "0"
+            page.page.keyboard.press("ArrowRight")
+            page.page.keyboard.press("ArrowRight")
+            assert viewer.get_attribute("data-ply") == str(min(2, len(line)))
+            page.page.keyboard.press("ArrowLeft")
+            assert viewer.get_attribute("data-ply") == str(min(2, len(line)) - 1)
+            page.page.keyboard.press("End")
+            assert viewer.get_attribute("data-ply") == str(len(line))
+            # A click on a move of the list jumps there.
+            viewer.locator("xpath=..").locator("button.move").first.click()
+            assert viewer.get_attribute("data-ply") == "1"
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_show_buttons_reveal_and_hide_the_solutions(browser, tmp_path):
+    path = _booklet(tmp_path, "examples", "--solutions", "hidden")
+    problems = load(locate("examples"))
+    page = Page(browser, path)
+    try:
+        buttons = page.page.locator("button.show-solution")
+        assert buttons.count() == len(problems)
+        for i in range(len(problems)):
+            body = page.page.locator(f"#solution-body-{i + 1}")
+            assert not body.is_visible()
+            buttons.nth(i).click()
+            assert body.is_visible()
+            assert body.locator("ol.mainline li").count() >= 1
+            assert buttons.nth(i).inner_text() == "Hide solution"
+            assert buttons.nth(i).get_attribute("aria-expanded") == "true"
+            # The revealed viewer steps too.
+            body.locator('button[data-go="next"]').click()
+            assert body.locator(".viewer").get_attribute("data-ply") == "1"
+            buttons.nth(i).click()
+            assert not body.is_visible()
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    """Page objects in a PDF (Chromium writes them uncompressed: ``/Type /Page``)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+@pytest.mark.parametrize("solutions", ["end", "hidden"])
+def test_print_to_pdf_gives_a_page_per_problem(browser, tmp_path, solutions):
+    problems = load(locate("examples"))
+    path = _booklet(tmp_path, "examples", "--solutions", solutions)
+    page = Page(browser, path)
+    try:
+        page.page.emulate_media(media="print")
+        # In print, buttons and viewers are left out.
+        assert not page.page.locator(".viewer").first.is_visible()
+        pdf = page.page.pdf(format="A4")
+    finally:
+        page.close()
+    assert pdf.startswith(b"%PDF-")
+    pages = _pdf_pages(pdf)
+    # The cover, one page per problem and, at the back, the solutions.
+    want = 1 + len(problems) + (1 if solutions == "end" else 0)
+    assert pages >= want, f"{pages} pages for {len(problems)} problems"
+
+
+def test_a_bundled_collection_booklet_with_verify(browser, tmp_path):
+    """The issue's acceptance: a bundled collection's booklet, verified, passes in the browser."""
+    path = _booklet(tmp_path, "examples", "--verify", "--solutions", "inline")
+    problems = load(locate("examples"))
+    page = Page(browser, path)
+    try:
+        assert page.page.locator(".verdict.sound").count() == len(problems)
+        for i, pr in enumerate(problems):
+            seen = page.page.locator("article.problem .diagram svg").nth(i).evaluate(_READ_DIAGRAM)
+            _check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_narrow_screen_scrolls_the_diagram_instead_of_shrinking_it(browser, tmp_path):
+    path = _booklet(tmp_path, "examples")
+    page = Page(browser, path, width=390)  # a phone
+    try:
+        box = page.page.locator("article.problem .diagram svg").nth(2).bounding_box()  # ito-09: 31 squares
+        assert box is not None and box["width"] >= 31 * 18
+        square = page.page.locator("article.problem .diagram svg").nth(2).locator("rect.sq").first.bounding_box()
+        assert square is not None and square["width"] >= 17
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_svg_of_tsume_show_renders_standalone(browser, tmp_path):
+    out = tmp_path / "d.svg"
+    done = subprocess.run([sys.executable, "-m", "tsume", "show", "--format", "svg", "--kanji", "-o", str(out),
+                           "1k2PT+Fh5+f17 b PCtch2g 1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    page = Page(browser, out)
+    try:
+        svg = page.page.locator("svg")
+        box = svg.bounding_box()
+        assert box is not None and box["width"] > 300
+        seen = svg.evaluate(_READ_DIAGRAM)
+        from tsume.position import Position
+
+        _check_diagram(seen, Position("1k2PT+Fh5+f17 b PCtch2g 1"), "show --format svg")
+        # The promoted Flying Swallows are drawn red.
+        colour = page.page.locator("g.piece.pro text").first.evaluate("t => getComputedStyle(t).fill")
+        assert colour == "rgb(200, 16, 46)"
+        assert page.errors == []
+    finally:
+        page.close()

@@ -1,0 +1,322 @@
+"""Diagrams of positions as SVG: a one-dimensional board with shogi pieces.
+
+:func:`board` draws a position the way a shogi diagram does, laid out for a
+one-dimensional file::
+
+    import tsume
+    from tsume import svg
+    pos = tsume.Position("1k2PT+Fh5+f17 b PCtch2g 1")
+    open("problem.svg", "w").write(svg.board(pos))
+
+The file runs from square 1 (White's home end) on the left to the last square
+on the right, so Black plays leftward and White rightward.  Every piece is a
+shogi pentagon whose point shows the way its owner plays; its face carries the
+piece letter (or, with ``kanji=True``, the kanji of the shogi piece of that
+name where one exists -- :attr:`tsume.variant.Face.kanji`), red on a promoted
+face as in shogi.  Above each square is its number; White's hand is drawn above
+the file at White's end and Black's below it at Black's end, as a shogi diagram
+puts each hand by its owner; a marker and a caption name the side to move.
+
+Layout.  A 31-square file is long.  By default it is one row: a 1-D problem is
+read by distances (a Goose leaps 4, a Heavenly Horse 3, a Bishop every second
+square), and only an unbroken row shows them at a glance.  The SVG has a
+``viewBox`` and no fixed size unless ``size`` is given, so it scales to the
+width of its container: on a printed page a 31-square row is about 6 mm a
+square; on a phone a page can let it scroll sideways.  ``fold=N`` folds the
+file into rows of N squares (square N+1 starts the next row, as text wraps)
+for narrow screens where scrolling is not wanted; the square numbers keep the
+distances countable.
+
+The SVG is self-contained: no external font, image or stylesheet.  Text uses
+the reader's own sans-serif font; kanji need a font with CJK glyphs on the
+reader's system (most have one).
+
+Every drawn thing carries data attributes so programs (and our browser tests)
+can read a diagram back: ``<svg data-position=... data-variant=...>``, each
+square ``<rect class="sq" data-square="N">`` (plus ``lastmove`` or ``check``
+in its class when highlighted), each piece ``<g class="piece black|white"
+data-square="N" data-piece="P">`` (the position string's token: uppercase
+Black, lowercase White, ``+`` promoted) and each hand ``<g class="hand
+black|white" data-hand="2PT">``.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape, quoteattr
+
+from .arguments import check_flag, check_positive_int
+from .errors import ArgumentError
+from .position import BLACK, COLOUR_NAMES, WHITE, Position
+
+__all__ = ["board", "piece", "STYLE", "MAX_SIZE"]
+
+#: The largest ``size`` (pixels per square) a diagram takes.
+MAX_SIZE = 1000
+
+# The look, as one style sheet per diagram: a wooden piece on a pale board, as
+# in printed shogi diagrams, red for a promoted face.  Classes keep each square
+# and piece short, which matters in a booklet holding hundreds of frames.  The
+# rules are the same in every diagram, so several diagrams in one HTML page
+# (where a style sheet applies page-wide) agree.
+STYLE = (
+    "<style>"
+    ".tsume-board text{font-family:sans-serif}"
+    ".tsume-board .sq{fill:#fbf5e6;stroke:#6b5a3e;stroke-width:1}"
+    ".tsume-board .sq.lastmove{fill:#f2d45c}"
+    ".tsume-board .sq.check{fill:#f08a8a}"
+    ".tsume-board .check-ring{fill:none;stroke:#c8102e;stroke-width:3}"
+    ".tsume-board .num{font-size:10px;fill:#6b6b6b;text-anchor:middle}"
+    ".tsume-board .piece polygon{fill:#f3d9a4;stroke:#5a4326;stroke-width:1.2;stroke-linejoin:round}"
+    ".tsume-board .piece text{font-size:17.5px;font-weight:bold;text-anchor:middle;"
+    "dominant-baseline:central;fill:#1a1a1a}"
+    ".tsume-board .piece.pro text{fill:#c8102e}"
+    ".tsume-board .piece.kanji text{font-family:'Noto Sans CJK JP','Noto Serif CJK JP','Hiragino Mincho ProN',"
+    "'Yu Mincho','MS Mincho',serif}"
+    ".tsume-board .side-marker{stroke:#1a1a1a;stroke-width:1.2}"
+    ".tsume-board .side-marker.black{fill:#1a1a1a}.tsume-board .side-marker.white{fill:#fff}"
+    ".tsume-board .hand text.label{font-size:13px;dominant-baseline:central;fill:#1a1a1a}"
+    ".tsume-board .hand text.label.to-move{font-weight:bold}"
+    ".tsume-board .hand text.none{font-size:13px;dominant-baseline:central;fill:#6b6b6b}"
+    ".tsume-board .hand text.count{font-size:11px;fill:#1a1a1a}"
+    ".tsume-board .caption{font-size:12px;fill:#6b6b6b}"
+    "</style>"
+)
+
+#: The size of a square in SVG user units (the viewBox scales it).
+SQUARE = 40
+_MARGIN = 8
+_NUMBER_BAND = 14   # the square numbers above each row
+_HAND_BAND = 34     # one hand's row
+_ROW_GAP = 10       # between folded rows
+_CAPTION_BAND = 20
+
+
+def _pentagon(x: float, y: float, s: float, left: bool) -> str:
+    """The outline of a shogi piece in the box (x, y, s, s), pointing left or right.
+
+    The point is on the side the owner plays toward; the shoulders are narrower
+    than the base, as on a real piece.
+    """
+    tip, shoulder, base = 0.10 * s, 0.34 * s, 0.90 * s
+    top_sh, bot_sh, top_b, bot_b = 0.16 * s, 0.84 * s, 0.09 * s, 0.91 * s
+    if left:
+        pts = [(x + tip, y + s / 2), (x + shoulder, y + top_sh), (x + base, y + top_b),
+               (x + base, y + bot_b), (x + shoulder, y + bot_sh)]
+    else:
+        pts = [(x + s - tip, y + s / 2), (x + s - shoulder, y + top_sh), (x + s - base, y + top_b),
+               (x + s - base, y + bot_b), (x + s - shoulder, y + bot_sh)]
+    return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+
+
+def _face_label(pos: Position, value: int, kanji: bool) -> str:
+    """What is written on a piece: its letter, or its kanji where it has one."""
+    t = pos.t
+    face = value >> 1
+    if kanji:
+        char = _kanji(pos, face)
+        if char:
+            return char
+    return t.face_letters[face].lstrip("+")
+
+
+def _kanji(pos: Position, face: int) -> str:
+    t = pos.t
+    kind = pos.variant.kinds[t.face_kind[face]]
+    f = kind.promoted if t.face_promoted[face] and kind.promoted is not None else kind.unpromoted
+    return f.kanji
+
+
+def _piece_token(pos: Position, value: int) -> str:
+    letter = pos.t.face_letters[value >> 1]
+    return letter.lower() if value & 1 == WHITE else letter
+
+
+def piece(pos: Position, value: int, x: float, y: float, s: float = SQUARE, *, kanji: bool = False,
+          square: int | None = None) -> str:
+    """One piece (a board value: face << 1 | colour) drawn in the box (x, y, s, s).
+
+    The look comes from the diagram's style sheet (classes ``piece``, ``pro``
+    for a promoted face, ``kanji`` for a kanji label); a piece smaller than a
+    square (in a hand) carries its own font size.
+    """
+    t = pos.t
+    colour = value & 1
+    token = _piece_token(pos, value)
+    label = _face_label(pos, value, kanji)
+    classes = ["piece", "black" if colour == BLACK else "white"]
+    if t.face_promoted[value >> 1]:
+        classes.append("pro")
+    if label != _face_label(pos, value, False):
+        classes.append("kanji")
+    where = f" on {square}" if square is not None else ""
+    attrs = f' data-square="{square}"' if square is not None else ""
+    font = "" if s == SQUARE - 2 else f' style="font-size:{s * 0.46:.1f}px"'
+    return (
+        f'<g class="{" ".join(classes)}" data-piece={quoteattr(token)}{attrs}>'
+        f"<title>{escape(COLOUR_NAMES[colour])} {escape(t.face_names[value >> 1])}{where}</title>"
+        f'<polygon points="{_pentagon(x, y, s, left=colour == BLACK)}"/>'
+        f'<text x="{x + s * (0.54 if colour == BLACK else 0.46):.1f}" y="{y + s / 2:.1f}"{font}>{escape(label)}</text>'
+        "</g>"
+    )
+
+
+def _side_marker(x: float, y: float, h: float, colour: int) -> str:
+    """The shogi sign of a side: a filled pentagon for Black (sente), an empty one for White."""
+    w = h * 0.8
+    pts = [(x + w / 2, y), (x + w, y + h * 0.3), (x + w, y + h), (x, y + h), (x, y + h * 0.3)]
+    side = "black" if colour == BLACK else "white"
+    return f'<polygon class="side-marker {side}" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}"/>'
+
+
+def _hand_widths(pos: Position, colour: int, to_move: bool) -> tuple[float, float]:
+    """The widths _hand() draws: the side's sign and name, and the whole row."""
+    s = _HAND_BAND * 0.8
+    counts = [cnt for cnt in pos.hands[colour] if cnt]
+    label_w = 7.4 * len(f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}") + 22
+    pieces_w = sum(s + (12 if cnt > 1 else 2) for cnt in counts) if counts else 26
+    return label_w, label_w + pieces_w
+
+
+def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_right: bool,
+          kanji: bool, to_move: bool) -> str:
+    """A hand's row: the side's sign and name, then each kind held, with its count."""
+    t = pos.t
+    h = _HAND_BAND
+    s = h * 0.8
+    items: list[tuple[int, int]] = []  # (value, count)
+    for ki, cnt in enumerate(pos.hands[colour]):
+        if cnt:
+            items.append((t.unpromoted_face[ki] << 1 | colour, cnt))
+    label = f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}"
+    label_w, total = _hand_widths(pos, colour, to_move)
+    left = x + width - total if align_right else x
+    colour_class = "black" if colour == BLACK else "white"
+    out = [f'<g class="hand {colour_class}" data-hand="{pos.hand_string(colour)}">']
+    cy = y + h / 2
+    out.append(_side_marker(left, cy - 8, 16, colour))
+    label_class = "label to-move" if to_move else "label"
+    out.append(f'<text class="{label_class}" x="{left + 18:.1f}" y="{cy:.1f}">{escape(label)}</text>')
+    px = left + label_w
+    if not items:
+        out.append(f'<text class="none" x="{px:.1f}" y="{cy:.1f}">none</text>')
+    for value, cnt in items:
+        out.append(f'<g class="hand-piece" data-count="{cnt}">')
+        out.append(piece(pos, value, px, y + (h - s) / 2, s, kanji=kanji))
+        px += s
+        if cnt > 1:
+            out.append(f'<text class="count" x="{px + 1:.1f}" y="{y + h - 6:.1f}">{cnt}</text>')
+            px += 12
+        else:
+            px += 2
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def board(
+    pos: Position,
+    *,
+    kanji: bool = False,
+    lastmove: int | None = None,
+    check: bool | None = None,
+    fold: int | None = None,
+    size: int | None = None,
+    hands: bool = True,
+    caption: str | None = None,
+    standalone: bool = True,
+) -> str:
+    """An SVG diagram of ``pos`` (a string holding one ``<svg>`` element).
+
+    ``kanji`` writes the kanji of each piece's shogi name where it has one
+    (else its letter).  ``lastmove`` (a move int, as :meth:`Position.push`
+    takes) tints its from- and to-squares (only the to-square of a drop).
+    ``check`` rings the king of the side to move in red; ``None`` (the
+    default) does so when that side is in check.  ``fold`` puts at most that
+    many squares in a row (default: the whole file in one row).  ``size`` sets
+    the width and height in pixels of a square (default: none, so the SVG
+    scales to its container).  ``hands=False`` leaves out the hands;
+    ``caption`` replaces the line under the board (default: whose move it is
+    and the position string).  ``standalone=False`` leaves out the style
+    sheet, for a page that holds many diagrams and :data:`STYLE` once.
+    """
+    if not isinstance(pos, Position):
+        raise ArgumentError(f"svg.board draws a Position, not {type(pos).__name__}")
+    kanji = check_flag(kanji, "kanji")
+    hands = check_flag(hands, "hands")
+    standalone = check_flag(standalone, "standalone")
+    n = pos.n
+    fold = check_positive_int(fold, "fold", "a number of squares")
+    per_row = n if fold is None else min(fold, n)
+    size = check_positive_int(size, "size", "a number of pixels", most=MAX_SIZE)
+    if lastmove is not None and (isinstance(lastmove, bool) or not isinstance(lastmove, int)):
+        raise ArgumentError(f"lastmove must be a move int or None, not {type(lastmove).__name__}")
+    if caption is not None and not isinstance(caption, str):
+        raise ArgumentError(f"caption must be a string or None, not {type(caption).__name__}")
+    if check is None:
+        in_check = pos.is_check()
+    else:
+        in_check = check_flag(check, "check")
+
+    t = pos.t
+    rows = (n + per_row - 1) // per_row
+    row_h = _NUMBER_BAND + SQUARE
+    width = 2 * _MARGIN + per_row * SQUARE
+    if hands:
+        # A narrow fold must not cut a hand off: the diagram is at least as wide as its widest hand.
+        widest = max(_hand_widths(pos, c, pos.turn == c)[1] for c in (BLACK, WHITE))
+        width = max(width, 2 * _MARGIN + math.ceil(widest))
+    top = _MARGIN + (_HAND_BAND + 4 if hands else 0)
+    grid_h = rows * row_h + (rows - 1) * _ROW_GAP
+    height = top + grid_h + (4 + _HAND_BAND if hands else 0) + _CAPTION_BAND + _MARGIN
+
+    marked: dict[int, str] = {}
+    if lastmove is not None:
+        frm, to = lastmove & 127, lastmove >> 7 & 127
+        for s in (frm, to):
+            if 1 <= s <= n:
+                marked[s] = "lastmove"
+    king = pos.kings[pos.turn]
+    if in_check and king:
+        marked[king] = "check"
+
+    def cell(s: int) -> tuple[float, float]:
+        r, c = divmod(s - 1, per_row)
+        return _MARGIN + c * SQUARE, top + r * (row_h + _ROW_GAP) + _NUMBER_BAND
+
+    size_attrs = ""
+    if size is not None:
+        scale = size / SQUARE
+        size_attrs = f' width="{width * scale:.0f}" height="{height * scale:.0f}"'
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="tsume-board" viewBox="0 0 {width} {height}"{size_attrs} '
+        f'data-position={quoteattr(pos.fen())} data-variant={quoteattr(pos.variant.spec)} '
+        f'role="img" aria-label={quoteattr(f"{pos.variant.title}: {pos.fen()}")}>',
+        f"<title>{escape(pos.variant.title)}: {escape(pos.fen())}</title>",
+    ]
+    if standalone:
+        out.append(STYLE)
+    if hands:
+        out.append(_hand(pos, WHITE, _MARGIN, _MARGIN, width - 2 * _MARGIN, False, kanji, pos.turn == WHITE))
+    for s in range(1, n + 1):
+        x, y = cell(s)
+        cls = "sq" + (f" {marked[s]}" if s in marked else "")
+        out.append(f'<rect class="{cls}" data-square="{s}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>'
+                   f'<text class="num" x="{x + SQUARE // 2}" y="{y - 4}">{s}</text>')
+    for s in range(1, n + 1):
+        v = pos.board[s]
+        if v:
+            x, y = cell(s)
+            out.append(piece(pos, v, x + 1, y + 1, SQUARE - 2, kanji=kanji, square=s))
+    if in_check and king:
+        x, y = cell(king)
+        out.append(f'<rect class="check-ring" x="{x + 1.5}" y="{y + 1.5}" width="{SQUARE - 3}" height="{SQUARE - 3}"/>')
+    below = top + grid_h + 4
+    if hands:
+        out.append(_hand(pos, BLACK, _MARGIN, below, width - 2 * _MARGIN, True, kanji, pos.turn == BLACK))
+        below += _HAND_BAND
+    if caption is None:
+        caption = f"{COLOUR_NAMES[pos.turn]} to move{', in check' if in_check else ''}.  {pos.fen()}"
+    out.append(f'<text class="caption" x="{_MARGIN}" y="{below + _CAPTION_BAND - 6:.1f}">{escape(caption)}</text>')
+    out.append("</svg>")
+    return "".join(out)
