@@ -971,3 +971,96 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
         extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
+
+
+# --- census ---------------------------------------------------------------------------------------
+
+
+def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
+    """The progress bar of ``tsume census`` on stderr: shards done, positions
+    solved, positions per second and the time left (redrawn in place on a
+    terminal, one line every 10 s otherwise)."""
+    if not enabled:
+        return None
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def report(s: Any) -> None:
+        now = time.monotonic()
+        finished = s.shards_done == s.shards_total
+        if not tty and now - last[0] < 10 and not finished:
+            return
+        last[0] = now
+        done = 20 * s.shards_done // max(1, s.shards_total)
+        left = s.seconds_left
+        eta = f", {left:,.0f} s left" if left is not None and not finished else ""
+        line = (f"tsume: census [{'#' * done}{'.' * (20 - done)}] {s.shards_done}/{s.shards_total} shards, "
+                f"{s.positions_done:,}/{s.positions_total:,} positions, {s.rate:,.1f}/s{eta}")
+        try:
+            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
+        except OSError:
+            pass
+
+    return report
+
+
+@main.command("census")
+@variant_option("ito (default) or rutherford.")
+@click.option("--material", required=True, metavar="SPEC",
+              help="The family, e.g. 'attacker=G, hand=G, defender-hand=none' (docs/census.md).")
+@click.option("--out", "-o", "out", required=True, metavar="DIR",
+              help="The census directory (missing or empty, unless --resume).")
+@click.option("--max-length", "max_length", type=PLIES, default=15, show_default=True, metavar="L",
+              help="Solve every position to L plies (a longer mate counts as none).")
+@click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="A Dask scheduler (tcp://HOST:PORT) to run the shards on (needs the 'cluster' extra).")
+@click.option("--resume", is_flag=True, help="Go on with DIR: run only the shards it lacks (same options).")
+@click.option("--memory", "memory_mb", type=MEGABYTES, default=None, metavar="MB",
+              help="The memory budget (default: half of the memory available); refuse a census that needs more.")
+@click.option("--json", "as_json", is_flag=True, help="Print the census table as one JSON object.")
+@quiet_option
+@friendly_errors
+def census_command(variant_spec: str | None, material: str, out: str, max_length: int, workers: int | None,
+                   scheduler: str | None, resume: bool, memory_mb: float | None, as_json: bool, quiet: bool) -> None:
+    """Solve every position of a material family and tabulate it into DIR.
+
+    DIR receives a file per shard (the defender king's square), the table
+    (table.json, table.md) and the sound problems (sound.tsume).  Exit status:
+    0 done, 2 bad input (or a census that would not fit in --memory), 74 DIR
+    could not be written, 130 on Ctrl-C (every finished shard is kept:
+    --resume goes on)."""
+    from .census.family import parse_family
+    from .census.run import census, table_text
+
+    family = parse_family(material, variant_spec or "ito")
+    executor = None
+    client = None
+    if scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+        executor = client.get_executor()
+    try:
+        summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
+                         memory_mb=memory_mb, progress=_census_progress(not quiet))
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+    finally:
+        if client is not None:
+            client.close()
+    if not quiet:
+        if sys.stderr.isatty():
+            click.echo("", err=True)
+        exact = "" if summary.factor_exact else " at least"
+        click.echo(f"tsume: census of {summary.positions_total:,} positions in {summary.shards_total} shard(s) "
+                   f"({summary.shards_skipped} already done) in {summary.elapsed:.1f} s; memory{exact} "
+                   f"{summary.estimate_mb:,.0f} MB per shard x {summary.workers} (budget {summary.budget_mb:,.0f} MB); "
+                   f"written to {out}", err=True)
+    assert summary.table is not None
+    echo(json.dumps(summary.table) if as_json else table_text(summary.table))
