@@ -36,7 +36,7 @@ VERDICT = {
 }
 # The test run verifies the seed problems up to this length; the longer ones
 # are verified by `tsume verify problems/seed-*.tsume` (docs/performance.md).
-SEED_MAX_LENGTH = 9
+SEED_MAX_LENGTH = 7
 
 
 def expected_kinds(problem) -> set[str]:

@@ -262,7 +262,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
         if stored.get("family") != family.spec():
             raise ArgumentError(f"{out} holds the census of another family ({stored.get('family')}): "
                                 "resume with the same --material and --variant")
-        raise ArgumentError(f"{out} holds a census to {stored.get('max_plies')} plies, not {max_plies}: "
+        raise ArgumentError(f"{out} holds a census to {plies(stored.get('max_plies') or 0)}, not {max_plies}: "
                             "resume with the same --max-length")
     done = set()
     for key in family.shards():
@@ -534,7 +534,7 @@ def table_markdown(t: dict[str, Any], family: Family) -> str:
     """The table as Markdown, with the longest sound problem's diagram."""
     lengths = sorted({int(k) for k in t["mates_by_length"]})
     lines = [f"# Census: {t['family']}", "",
-             f"Every position solved to {t['max_plies']} plies (tsume census, docs/census.md).", "",
+             f"Every position solved to {plies(t['max_plies'])} (tsume census, docs/census.md).", "",
              "| length | mates | sound | economical |", "|---:|---:|---:|---:|"]
     for n in lengths:
         k = str(n)
@@ -542,7 +542,7 @@ def table_markdown(t: dict[str, Any], family: Family) -> str:
                      f"| {t['economical_by_length'].get(k, 0)} |")
     lines.append(f"| **all** | **{t['mates']}** | **{t['sound']}** | **{t['economical']}** |")
     lines += ["", f"- positions: {t['positions']:,}",
-              f"- mates within {t['max_plies']} plies: {t['mates']:,}; no mate: {t['nomates']:,}",
+              f"- mates within {plies(t['max_plies'])}: {t['mates']:,}; no mate: {t['nomates']:,}",
               "- verdicts of the mates: " + (", ".join(f"{k} {v:,}" for k, v in t["verdicts"].items()) or "-"),
               "- settled by: " + ", ".join(f"{k} {v:,}" for k, v in t["methods"].items())]
     rates = t.get("rates")
@@ -584,7 +584,7 @@ def table_text(t: dict[str, Any]) -> str:
                      str(t["economical_by_length"].get(k, 0))))
     rows.append(("all", str(t["mates"]), str(t["sound"]), str(t["economical"])))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = [f"census of {t['family']}, to {t['max_plies']} plies: {t['positions']:,} positions, "
+    lines = [f"census of {t['family']}, to {plies(t['max_plies'])}: {t['positions']:,} positions, "
              f"{t['mates']:,} mate, {t['sound']:,} sound ({t['economical']:,} economical)"]
     lines += ["  " + "  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
     for key, word in (("longest_sound", "longest sound problem"), ("longest_mate", "longest mate")):
@@ -609,5 +609,5 @@ def _write_outputs(out: Path, family: Family, max_plies: int, shards: list[dict[
     write_atomic(out / "table.md", table_markdown(t, family))
     problems = sound_problems(records, shard_of, family, max_plies)
     save(out / "sound.tsume", problems,
-         header=(f"The sound problems of the census of {family.spec()}, to {max_plies} plies\n"
+         header=(f"The sound problems of the census of {family.spec()}, to {plies(max_plies)}\n"
                  f"(tsume census, docs/census.md): {len(problems)} problem(s), longest first."))
