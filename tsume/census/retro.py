@@ -53,7 +53,7 @@ from ..errors import TsumeError
 from ..position import Position
 from .family import Family
 
-__all__ = ["Solved", "analyse", "solve_shard", "node_key", "CensusLimit"]
+__all__ = ["Solved", "analyse", "solve_shard", "solve_dfpn", "node_key", "CensusLimit"]
 
 
 class CensusLimit(TsumeError):
@@ -209,7 +209,7 @@ def analyse(
     dfpn = 0
     for pos, r in zip(positions, roots):
         if marked[r]:
-            out.append(_dfpn(pos, max_plies, dfpn_node_limit))
+            out.append(solve_dfpn(pos, max_plies, dfpn_node_limit))
             dfpn += 1
             continue
         v = value[r]
@@ -238,9 +238,12 @@ def solve_shard(family: Family, shard: int, max_plies: int, node_limit: int | No
     return analyse(positions, max_plies, node_limit=node_limit)
 
 
-def _dfpn(pos: Position, max_plies: int, node_limit: int) -> Solved:
-    """A marked position, by the df-pn solver: its length, and every first move
-    that mates in that length (each first move solved in turn)."""
+def solve_dfpn(pos: Position, max_plies: int, node_limit: int = 2_000_000) -> Solved:
+    """One position by the df-pn solver, as the census records it: its length
+    within ``max_plies``, and every first move that mates in that length (each
+    first move solved in turn).  Used for the positions the backward pass
+    marks, and as the reference that checks the backward pass (census/check.py).
+    The defender's hand is the one the position holds."""
     from ..solve import solve
 
     # The position holds the defender's hand already; say so, or solve() would
