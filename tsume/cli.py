@@ -787,6 +787,33 @@ if __name__ == "__main__":  # pragma: no cover
 # --- compose -------------------------------------------------------------------------------------
 
 
+def _status_line(line: str, tty: bool) -> None:
+    """A progress line on stderr: redrawn in place on a terminal, one line
+    each otherwise.  Progress is a courtesy: a closed stderr must not stop
+    the work."""
+    try:
+        click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
+    except OSError:
+        pass
+
+
+def _dask_executor(scheduler: str | None) -> "tuple[Any, Any]":
+    """``(client, executor)`` for ``--scheduler ADDRESS`` (``(None, None)``
+    without it): the Dask client (the caller closes it) and its
+    concurrent.futures executor.  One-line errors without Dask or a scheduler."""
+    if scheduler is None:
+        return None, None
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    return client, client.get_executor()
+
+
 def _compose_progress(enabled: bool, count: int | None, time_limit: float | None) -> "Callable[[Any], None] | None":
     """The progress bar of ``tsume compose`` on stderr: accepted problems by
     length, candidates per second and the time left (redrawn in place on a
@@ -815,10 +842,7 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
             bar = f"[{'#' * done}{'.' * (20 - done)}] {s.total}/{count} "
         line = (f"tsume: composing {bar}accepted {s.accepted} (by length {lengths}), "
                 f"{s.candidates:,} candidates, {rate:.1f}/s{eta}")
-        try:
-            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
-        except OSError:
-            pass
+        _status_line(line, tty)
 
     return report
 
@@ -867,18 +891,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length)
-    executor = None
-    client = None
-    if scheduler is not None:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
-        try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
-        executor = client.get_executor()
+    client, executor = _dask_executor(scheduler)
 
     def accepted(problem: Problem, record: dict) -> None:
         if as_json:
@@ -952,10 +965,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
             return
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
         line = f"tsume: booklet {done}/{total} {entry.problem.id}: {word}"
-        try:
-            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
-        except OSError:
-            pass
+        _status_line(line, tty)
 
     name = Path(str(path)).stem
     html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
@@ -996,10 +1006,7 @@ def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
         eta = f", {left:,.0f} s left" if left is not None and not finished else ""
         line = (f"tsume: census [{'#' * done}{'.' * (20 - done)}] {s.shards_done}/{s.shards_total} shards, "
                 f"{s.positions_done:,}/{s.positions_total:,} positions, {s.rate:,.1f}/s{eta}")
-        try:
-            click.echo(("\r" + line + "\x1b[K") if tty else line, err=True, nl=not tty)
-        except OSError:
-            pass
+        _status_line(line, tty)
 
     return report
 
@@ -1034,18 +1041,7 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
     from .census.run import census, table_text
 
     family = parse_family(material, variant_spec or "ito")
-    executor = None
-    client = None
-    if scheduler is not None:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
-        try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
-        executor = client.get_executor()
+    client, executor = _dask_executor(scheduler)
     try:
         summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
                          memory_mb=memory_mb, progress=_census_progress(not quiet))
