@@ -6,6 +6,7 @@ from itertools import permutations
 
 import pytest
 
+from tests.rule_helpers import board
 from tsume.census.family import parse_family
 from tsume.census.retro import analyse, solve_shard
 from tsume.errors import PositionError, TsumeError
@@ -19,23 +20,8 @@ def _independent(variant: str, length: int, attacker: list[str], defender: list[
     men = ["k"] + [t.lower() for t in defender] + attacker
     out = set()
     for squares in permutations(range(1, length + 1), len(men)):
-        board = ["."] * length
-        for man, s in zip(men, squares):
-            board[s - 1] = man
-        text = "/".join(board)  # rebuilt below as a position string
-        runs, empty = [], 0
-        for cell in text.split("/"):
-            if cell == ".":
-                empty += 1
-                continue
-            if empty:
-                runs.append(str(empty))
-                empty = 0
-            runs.append(cell)
-        if empty:
-            runs.append(str(empty))
         try:
-            pos = Position(f"{''.join(runs)} b {hand or '-'} 1", variant)
+            pos = Position(f"{board(dict(zip(squares, men)), length)} b {hand or '-'} 1", variant)
         except PositionError:
             continue
         out.add(pos.fen(False).split(" ")[0])

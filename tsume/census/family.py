@@ -66,12 +66,8 @@ class Family:
     def spec(self) -> str:
         """The canonical family string (sorted men; every key given), e.g.
         ``ito: attacker=G, defender=-, hand=G, defender-hand=none, length=31, promoted=no``."""
-        def men(tokens: tuple[str, ...]) -> str:
-            counts = sorted(Counter(tokens).items(), key=lambda item: (item[0].lstrip("+"), item[0]))
-            return "".join(f"{n if n > 1 else ''}{token}" for token, n in counts) or "-"
-
-        return (f"{self.variant.spec}: attacker={men(self.attacker)}, defender={men(self.defender)}, "
-                f"hand={men(self.hand)}, defender-hand={self.defender_hand}, length={self.length}, "
+        return (f"{self.variant.spec}: attacker={_men(self.attacker)}, defender={_men(self.defender)}, "
+                f"hand={_men(self.hand)}, defender-hand={self.defender_hand}, length={self.length}, "
                 f"promoted={'yes' if self.promoted else 'no'}")
 
     def shards(self) -> list[int]:
@@ -98,7 +94,7 @@ class Family:
         each once, in a deterministic order (attacker to move, defender hand filled in)."""
         if isinstance(shard, bool) or not isinstance(shard, int) or not 1 <= shard <= self.length:
             raise ArgumentError(f"shard must be a square from 1 to {self.length}, not {shard!r}")
-        hand = "".join(f"{n if n > 1 else ''}{letter}" for letter, n in sorted(Counter(self.hand).items())) or "-"
+        hand = _men(self.hand)
         defender_groups = sorted(Counter(t.lower() for t in self.defender).items())
         for attackers in self._attacker_choices():
             groups = sorted(Counter(attackers).items()) + defender_groups
@@ -118,6 +114,17 @@ class Family:
     def count(self) -> int:
         """How many positions the family holds (by enumerating them)."""
         return sum(1 for s in self.shards() for _ in self.positions(s))
+
+
+def _man_order(token: str) -> tuple[str, str]:
+    """Men sort by letter, the unpromoted face before the promoted one."""
+    return token.lstrip("+"), token
+
+
+def _men(tokens: tuple[str, ...]) -> str:
+    """Men as the family string writes them: sorted, with counts (``2S+N``), ``-`` for none."""
+    counts = sorted(Counter(tokens).items(), key=lambda item: _man_order(item[0]))
+    return "".join(f"{n if n > 1 else ''}{token}" for token, n in counts) or "-"
 
 
 def _place(groups: list[tuple[str, int]], free: list[int]) -> Iterator[list[tuple[str, tuple[int, ...]]]]:
@@ -173,7 +180,7 @@ def parse_family(text: str, variant: "str | Variant") -> Family:
     else:
         length = DEFAULT_RUTHERFORD_LENGTH
     # Men in a fixed order, so that a family equals the one its spec() reads back as.
-    men = {key: tuple(sorted(tokens, key=lambda t: (t.lstrip("+"), t))) for key, tokens in men.items()}
+    men = {key: tuple(sorted(tokens, key=_man_order)) for key, tokens in men.items()}
     family = Family(variant=v, attacker=men["attacker"], defender=men["defender"], hand=men["hand"],
                     defender_hand="none" if profile.defender_hand == "none" else "rest", length=length,
                     promoted=promoted == "yes")
