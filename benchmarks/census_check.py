@@ -5,7 +5,8 @@ its other positions (those the backward pass settled) are solved again by
 df-pn, every first move included (``tsume.census.check``); status, length and
 the set of optimal first moves must be the same.  Prints every disagreement,
 then one line per census: positions checked, agreements, disagreements,
-positions df-pn could not settle, seconds.  Exit status 1 on any disagreement.
+positions df-pn could not settle, seconds.  Exit status 1 on any disagreement,
+2 for a directory that is not a census (one line).
 
     .venv/bin/python benchmarks/census_check.py census/ito-GT-G census/ruth-SN-S --sample 1000 --mates 1000
 
@@ -18,6 +19,7 @@ import argparse
 import sys
 
 from tsume.census.check import check
+from tsume.errors import TsumeError
 
 
 def main() -> int:
@@ -31,8 +33,12 @@ def main() -> int:
     args = ap.parse_args()
     bad = 0
     for d in args.dirs:
-        r = check(d, sample=args.sample, mates=args.mates, seed=args.seed, workers=args.workers,
-                  node_limit=args.nodes)
+        try:
+            r = check(d, sample=args.sample, mates=args.mates, seed=args.seed, workers=args.workers,
+                      node_limit=args.nodes)
+        except TsumeError as exc:
+            print(f"census_check: {exc}", file=sys.stderr)
+            return 2
         for dis in r.disagreements:
             print(f"DISAGREE {r.family}: {dis['position']}: census {dis['census']} df-pn {dis['dfpn']}")
         bad += len(r.disagreements)
