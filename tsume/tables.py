@@ -21,6 +21,8 @@ BLACK = 0
 WHITE = 1
 NONE, SLIDE, HOP = 0, 1, 2
 _MODE = {"none": NONE, "slide": SLIDE, "hop": HOP}
+#: Bits of a Zobrist key (see tables_for: below 2**62, compiled code keeps ints unboxed).
+ZOBRIST_BITS = 62
 #: Stands for "unlimited" wherever a distance is compared.
 FAR = 1 << 10
 
@@ -244,14 +246,18 @@ def tables_for(variant: Variant, n: int) -> Tables:
     span = [[leap_mask[v][s] | sum(1 << t for path in ride_paths[v][s] for t in path[0]) for s in range(n + 1)]
             for v in range(nvalues)]
 
+    # 62-bit keys: compiled (mypyc) code keeps an int below 2**62 unboxed, so
+    # the hash arithmetic of every move and table probe allocates nothing;
+    # 64-bit keys were boxed big ints (docs/performance.md, "Verify").  A
+    # collision is still negligible (about 2**31 positions to expect one).
     zrng = random.Random(f"{variant.name}/{n}")  # string seeds are stable across runs
-    z_board = [[zrng.getrandbits(64) for _ in range(n + 1)] for _ in range(nvalues)]
+    z_board = [[zrng.getrandbits(ZOBRIST_BITS) for _ in range(n + 1)] for _ in range(nvalues)]
     max_count = sum(k.count for k in kinds)
-    z_hand = [[[zrng.getrandbits(64) for _ in range(max_count + 1)] for _ in kinds] for _ in (0, 1)]
+    z_hand = [[[zrng.getrandbits(ZOBRIST_BITS) for _ in range(max_count + 1)] for _ in kinds] for _ in (0, 1)]
     for c in (0, 1):
         for ki in range(len(kinds)):
             z_hand[c][ki][0] = 0  # an empty hand contributes nothing
-    z_side = zrng.getrandbits(64)
+    z_side = zrng.getrandbits(ZOBRIST_BITS)
     z_hand_up = [[[zh[i] ^ zh[i + 1] ^ z_side for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
     z_from = [[z ^ z_side for z in zv] for zv in z_board]
 
