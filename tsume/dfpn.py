@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .conventions import interposition_square, recaptures
+from .gcpause import PausedGC
 from .hands import INF, NOT_PROVEN, HandTable
 from .interrupt import check_signals
 from .position import Position
@@ -94,6 +95,15 @@ class DfPn:
         self.node_limit = node_limit
         self.deadline = time.perf_counter() + time_limit if time_limit else None
         self.max_entries = int(memory_limit_mb * 1e6 / 400) if memory_limit_mb else None
+        # The children of recently expanded nodes, by position hash (the full
+        # hash: board, hands, side to move, which fix them).  df-pn expands a
+        # node again each time its thresholds let it, and verify asks many
+        # questions about the same few thousand positions: generating the
+        # moves was most of the time (docs/performance.md, "Verify").  The
+        # cache is emptied when full; a memory limit gives it a tenth of its
+        # budget (an entry with its children takes about 2.5 KB).
+        self._kids: dict[int, tuple[int, list[list]]] = {}
+        self._kids_cap = 16384 if memory_limit_mb is None else max(64, min(16384, int(memory_limit_mb * 1e6 / 10 / 2500)))
         self.progress = progress
         self.started = time.perf_counter()
         self.progress_interval = progress_interval
@@ -200,13 +210,14 @@ class DfPn:
 
     def _solve(self, b: int) -> str:
         """Search the current ``self.pos`` to a result (raises SearchLimit)."""
-        while True:
-            pn, dn = self._probe(b)
-            if pn == 0:
-                return PROVEN
-            if dn == 0:
-                return DISPROVEN
-            self._mid(b, INF - 1, INF - 1)
+        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
+            while True:
+                pn, dn = self._probe(b)
+                if pn == 0:
+                    return PROVEN
+                if dn == 0:
+                    return DISPROVEN
+                self._mid(b, INF - 1, INF - 1)
 
     def _probe(self, b: int) -> tuple[int, int]:
         pos = self.pos
@@ -261,29 +272,36 @@ class DfPn:
         bkey = h ^ handz
         hand_a = ops.pack(pos.hands[attacker])
         hand_d = ops.pack(pos.hands[attacker ^ 1])
-        if or_node:
-            if b < 1:
-                table.store_disproof(h, bkey, 0, 0, ops.full, 0, False)
-                return INF, 0
-            moves = pos.checks()
-            filtered = pos.filtered
-            if not moves:
-                dh = self._pin_drop_checks(ops.full, hand_a)
-                table.store_disproof(h, bkey, INF, 0, dh, 0, filtered > 0)
-                return INF, 0
+        if or_node and b < 1:
+            table.store_disproof(h, bkey, 0, 0, ops.full, 0, False)
+            return INF, 0
+        cached = self._kids.get(h)
+        if cached is not None:
+            filtered, kids = cached
         else:
-            moves = pos.evasions()
-            filtered = pos.filtered
-            if not moves:
-                du = hand_d if pos.interposition_squares() else ops.full
-                table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0)
-                return 0, INF
+            if or_node:
+                moves = pos.checks()
+                filtered = pos.filtered
+                if not moves:
+                    dh = self._pin_drop_checks(ops.full, hand_a)
+                    table.store_disproof(h, bkey, INF, 0, dh, 0, filtered > 0)
+                    return INF, 0
+            else:
+                moves = pos.evasions()
+                filtered = pos.filtered
+                if not moves:
+                    du = hand_d if pos.interposition_squares() else ops.full
+                    table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0)
+                    return 0, INF
+            kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
+            if len(self._kids) >= self._kids_cap:
+                self._kids.clear()
+            self._kids[h] = (filtered, kids)
 
         path = self.path
         if len(path) >= self.options.max_depth:
             raise SearchLimit(f"depth limit ({self.options.max_depth} plies on the search path)")
         path[h] = 1
-        kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
         if or_node and self.options.one_ply_mate:
             # One-ply mate check: a check the defender has no king-safe answer
             # to is mate (stopping at the first answer keeps it cheap).

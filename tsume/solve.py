@@ -21,6 +21,7 @@ from typing import Any
 from .arguments import check_limits, check_search_arguments
 from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
 from .dfpn import DISPROVEN, INF, PROVEN, DfPn, Options, SearchLimit
+from .gcpause import PausedGC
 from .position import Position
 from .variant import Variant
 
@@ -395,22 +396,23 @@ def solve(
     bound = max_length if max_length is not None else INF
     started = time.perf_counter()
     try:
-        status = engine._solve(bound)
-        if status == DISPROVEN:
-            result.status = NOMATE
-        else:
-            result.upper_bound = _proof_length(engine, bound)
-            ex = _Extractor(engine)
-            length, moves = main_line(engine, bound)
-            result.upper_bound = None
-            result.length = length
-            result.mainline, result.readable = _strings(engine.pos, moves)
-            result.leftover, _ = _hand_after(engine.pos, moves, engine.attacker)
-            if variations:
-                result.variations = _variations(ex, moves, length)
-            result.status = MATE
-        if all_first_moves:
-            result.first_moves = _first_moves(engine, bound)
+        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
+            status = engine._solve(bound)
+            if status == DISPROVEN:
+                result.status = NOMATE
+            else:
+                result.upper_bound = _proof_length(engine, bound)
+                ex = _Extractor(engine)
+                length, moves = main_line(engine, bound)
+                result.upper_bound = None
+                result.length = length
+                result.mainline, result.readable = _strings(engine.pos, moves)
+                result.leftover, _ = _hand_after(engine.pos, moves, engine.attacker)
+                if variations:
+                    result.variations = _variations(ex, moves, length)
+                result.status = MATE
+            if all_first_moves:
+                result.first_moves = _first_moves(engine, bound)
     except SearchLimit as exc:
         result.status = UNKNOWN_STATUS
         result.reason = str(exc)

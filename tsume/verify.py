@@ -33,6 +33,7 @@ from .collection import Problem
 from .conventions import hand_count, tsume_position
 from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from .errors import MoveError
+from .gcpause import PausedGC
 from .position import Position
 from .render import mated, plies
 from .solve import Variation, _Extractor, _hand_after, _strings, main_line
@@ -319,7 +320,8 @@ def verify(
     settings = _Settings(strict, longer_with_leftover_ok)
     report.findings = _Findings(fail_fast)
     try:
-        _verify(engine, report, length, solution, settings)
+        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
+            _verify(engine, report, length, solution, settings)
     except _Stop:
         pass
     finally:

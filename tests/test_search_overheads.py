@@ -1,0 +1,82 @@
+"""What keeps the search's overheads down: the collector paused during a
+search (tsume.gcpause), 62-bit Zobrist keys (unboxed in compiled code) and the
+move cache of DfPn -- each checked present, bounded and without effect on
+any answer."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from tsume.dfpn import DfPn
+from tsume.gcpause import PausedGC
+from tsume.position import Position
+from tsume.solve import solve
+from tsume.tables import ZOBRIST_BITS
+from tsume.variant import get_variant
+from tsume.verify import verify
+
+NINE = "7H1+F2k18 b TCG 1"  # a 9-ply Ito problem (tsume generator, seed 27)
+THIRTEEN = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford problem
+
+
+def test_paused_gc_restores_the_callers_state_and_nests():
+    assert gc.isenabled()
+    with PausedGC():
+        assert not gc.isenabled()
+        with PausedGC():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner one leaves it to the outer
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with PausedGC():
+            pass
+        assert not gc.isenabled()  # a caller's own choice is kept
+    finally:
+        gc.enable()
+
+
+def test_paused_gc_comes_back_after_an_exception():
+    with pytest.raises(ZeroDivisionError):
+        with PausedGC():
+            1 / 0
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("run", [
+    lambda report: solve(NINE, variant="ito", progress=report, progress_interval=0.0),
+    lambda report: verify(NINE, variant="ito", progress=report),
+    lambda report: solve(THIRTEEN, variant="rutherford", node_limit=3000, progress=report, progress_interval=0.0),
+])
+def test_the_collector_is_off_while_searching_and_on_after(run):
+    states: list[bool] = []
+    run(lambda stats: states.append(gc.isenabled()))
+    assert states and not any(states)
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("spec", ["ito", "rutherford"])
+def test_zobrist_keys_fit_below_2_to_the_62(spec):
+    pos = Position.start(get_variant(spec))
+    t = pos.t
+    keys = [t.z_side] + [z for row in t.z_board for z in row] + [z for c in t.z_hand for k in c for z in k]
+    assert ZOBRIST_BITS == 62 and all(0 <= z < 1 << 62 for z in keys)
+    assert len(set(keys) - {0}) == len([z for z in keys if z])  # no two keys alike
+    for m in pos.legal_moves()[:20]:
+        pos.push(m)
+        assert 0 <= pos.hash < 1 << 62
+        pos.pop()
+
+
+def test_move_cache_is_used_bounded_and_changes_no_answer():
+    pos = Position(THIRTEEN, get_variant("rutherford"))
+    free = DfPn(pos)
+    assert free.search(13) == "proven" and free.search(11) == "disproven"
+    assert 0 < len(free._kids) <= free._kids_cap == 16384
+    tight = DfPn(pos, memory_limit_mb=0.05)  # a cache of 64 positions, emptied again and again
+    assert tight._kids_cap == 64
+    assert tight.search(13) == "proven" and tight.search(11) == "disproven"
+    assert 0 < len(tight._kids) <= 64
+    assert solve(THIRTEEN, variant="rutherford", memory_limit_mb=0.05).mainline == solve(THIRTEEN, variant="rutherford").mainline
