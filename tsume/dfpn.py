@@ -24,7 +24,9 @@
 Enhancements: heuristic initial numbers, a one-ply mate check when an attacker
 node is expanded, same-square interposition drops counted once (max instead of
 sum), threshold control (the ``second best + 1`` rule), a node/time/memory
-bound with garbage collection of the table by subtree size.
+bound with garbage collection of the table by subtree size, a cache of the
+children of recently expanded nodes, and Python's cyclic collector paused
+while searching (:mod:`tsume.gcpause`).
 """
 
 from __future__ import annotations
