@@ -97,7 +97,7 @@ def analyse(
     """
     # The graph is millions of small lists and no cycle: the cyclic collector
     # would only walk it again and again (tsume.gcpause).  Measured on
-    # Rutherford SN+p, hand S (11,490 positions, one worker): 33 s -> 20 s.
+    # Rutherford SN+p, hand S (11,490 positions, one worker): 33 s -> 22 s.
     with PausedGC():
         return _analyse(positions, max_plies, node_limit, dfpn_node_limit)
 
