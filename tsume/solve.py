@@ -29,6 +29,9 @@ __all__ = ["solve", "Result", "Line", "Variation", "MATE", "NOMATE", "UNKNOWN_ST
 
 MATE, NOMATE, UNKNOWN_STATUS = "mate", "nomate", "unknown"
 
+# An open upper end of a leftover window (more pieces than any hand holds).
+_OPEN = 1 << 30
+
 
 @dataclass
 class Line:
@@ -119,15 +122,20 @@ class _Extractor:
     ``thorough`` (the default) reads the best line as the conventions order
     lines: the shortest mate, the longest defence, then the fewest pieces left
     to the attacker (the defender) and the most (the attacker), which means
-    disproving every other check at every attacker turn.  Without it the first
+    disproving every other check at every attacker turn of the lines it
+    reads; alpha-beta on the leftover (``prune``, below) reads only the lines
+    that can still change the answer.  Without ``thorough`` the first
     check (in move order) that mates in time is played and the first longest
     defence is taken: a line of the right length against the longest defence,
     without the leftover tie-break, for a fraction of the work.
     """
 
-    def __init__(self, engine: DfPn, thorough: bool = True) -> None:
+    def __init__(self, engine: DfPn, thorough: bool = True, prune: bool = True) -> None:
         self.engine = engine
         self.thorough = thorough
+        # Alpha-beta on the leftover (below); False reads every line in full,
+        # to the same answer: tests and benchmarks compare the two.
+        self.prune = prune and thorough
         self.pos = engine.pos
         self.attacker = engine.attacker
         # Lines already read off, by (position hash, value): random problems
@@ -144,9 +152,11 @@ class _Extractor:
             self.path_dependent = True
         return status == PROVEN
 
-    def _memoised(self, b: int, attacker: bool, read: "Callable[[int], tuple[list[int], int]]") -> tuple[list[int], int]:
-        """``read(b)`` through the memo; a stored line is reused only while none
-        of its positions is on the current line."""
+    def _memoised(self, b: int, attacker: bool, read: "Callable[[int, int, int], tuple[list[int], int]]",
+                  lo: int, hi: int) -> tuple[list[int], int]:
+        """``read(b, lo, hi)`` through the memo; a stored line is reused only
+        while none of its positions is on the current line.  Only an exact
+        answer (a leftover strictly inside the window) is stored."""
         key = (self.pos.hash, b, attacker)
         table = self.engine.table
         hit = self.memo.get(key)
@@ -155,8 +165,8 @@ class _Extractor:
         outer = self.path_dependent
         self.path_dependent = False
         epoch = table.epoch
-        moves, left = read(b)
-        if not self.path_dependent:
+        moves, left = read(b, lo, hi)
+        if not self.path_dependent and lo < left < hi:
             p = self.pos
             seen = []
             for m in moves:
@@ -185,36 +195,62 @@ class _Extractor:
             self.path_dependent = True
         return v
 
-    def attacker_line(self, b: int) -> tuple[list[int], int]:
-        """Moves and leftover count of the best line from an attacker node of value b."""
-        return self._memoised(b, True, self._attacker_line)
+    # The leftover tie-break is a minimax (the attacker keeps the most, the
+    # defender leaves the fewest), read with alpha-beta: a call with the
+    # window (lo, hi) may stop as soon as its answer is known to be at most lo
+    # or at least hi, which its caller would not take anyway (a move replaces
+    # the best one only when strictly better, so the first best move in order
+    # is kept, as a full reading keeps it).  The leftover also has bounds
+    # that need no search: each attacker move drops or captures at most one
+    # piece.  Only the thorough reading uses either; from the outside
+    # (lo, hi) = (-1, _OPEN) reads the exact best line.
 
-    def _attacker_line(self, b: int) -> tuple[list[int], int]:
+    def attacker_line(self, b: int, lo: int = -1, hi: int = _OPEN) -> tuple[list[int], int]:
+        """Moves and leftover count of the best line from an attacker node of
+        value b; with a window (lo, hi), a leftover at most ``lo`` or at least
+        ``hi`` is only a bound, and its line is not the best one."""
+        return self._memoised(b, True, self._attacker_line, lo, hi)
+
+    def _attacker_line(self, b: int, lo: int, hi: int) -> tuple[list[int], int]:
         pos = self.pos
         h = self._enter()
         best: tuple[list[int], int] | None = None
+        floor = lo  # the leftover a move must beat
         checks = sorted(pos.checks())
-        if not self.thorough:
+        thorough, prune = self.thorough, self.prune
+        if not thorough:
             # Any mating check will do: the ones the table already proves come
             # first, so the line follows the proof just found instead of
             # disproving the checks before it in move order.
             checks.sort(key=lambda m: not self._known(m, b - 1, proven=True))
+        later_moves = (b - 1) // 2  # attacker moves after this one
+        mating = skipped = False
         try:
             for m in checks:
                 pos.push(m)
                 try:
+                    if prune and hand_count(pos, self.attacker) + later_moves <= floor:
+                        skipped = True  # cannot keep more than the best so far
+                        continue
                     if self._search(b - 1):
-                        moves, left = self.defender_line(b - 1)
+                        mating = True
+                        moves, left = self.defender_line(b - 1, floor, hi)
                         if best is None or left > best[1]:
                             best = ([m] + moves, left)
-                        if not self.thorough:
+                        if not thorough:
                             break
+                        if prune and left > floor:
+                            floor = left
+                            if floor >= hi:
+                                break  # the caller has a line that leaves less
                 finally:
                     pos.pop()
         finally:
             self._leave(h)
-        if best is None:
+        if not mating and not skipped:
             raise RuntimeError("internal error: no mating move at the proven length")
+        if best is None or best[1] <= lo:
+            return [], lo  # no line keeps more than lo: the caller keeps its own
         return best
 
     def useless(self, d: int, b: int, ranged: int | None = None) -> bool:
@@ -275,47 +311,63 @@ class _Extractor:
             self._leave(h)
         return out
 
-    def defender_line(self, b: int) -> tuple[list[int], int]:
+    def defender_line(self, b: int, lo: int = -1, hi: int = _OPEN) -> tuple[list[int], int]:
         """The best line from a defender node of value b (mated within b and
-        not sooner), and the pieces left.
+        not sooner), and the pieces left; the window (lo, hi) as in
+        :meth:`attacker_line`.
 
         Only the defences of the greatest value can be the longest line, so
         only their lines are read off (the leftover breaks ties between them).
         """
-        return self._memoised(b, False, self._defender_line)
+        return self._memoised(b, False, self._defender_line, lo, hi)
 
-    def _defender_line(self, b: int) -> tuple[list[int], int]:
+    def _defender_line(self, b: int, lo: int, hi: int) -> tuple[list[int], int]:
         # b is this node's exact value (its attacker parent's less one), so a
         # counted defence is a longest one exactly when it is not mated within
         # b - 3: one bounded search each, not each defence's own value.
         pos = self.pos
+        thorough, prune = self.thorough, self.prune
+        # Each of the b // 2 attacker moves left drops at most one piece.
+        least = max(0, hand_count(pos, self.attacker) - b // 2)
+        if prune and least >= hi:
+            return [], hi  # every line leaves at least hi: the caller keeps its own
         h = self._enter()
         try:
             ranged = ranged_checkers(pos)
             counted = [d for d in sorted(pos.evasions()) if not self.useless(d, b, ranged)]
-            if not self.thorough:
+            if not thorough:
                 # Any longest defence will do: those the table already
                 # disproves within b - 3 first.
                 counted.sort(key=lambda d: not self._known(d, b - 3, proven=False))
             best: tuple[list[int], int] | None = None
+            ceiling = hi  # the leftover a defence must stay under
+            longest = False
             for d in counted:
                 pos.push(d)
                 try:
                     if b >= 4 and self._search(b - 3):
                         continue  # mated sooner: not a longest defence
-                    moves, left = self.attacker_line(b - 1)
+                    longest = True
+                    moves, left = self.attacker_line(b - 1, lo, ceiling)
                 finally:
                     pos.pop()
                 if best is None or left < best[1]:
                     best = ([d] + moves, left)
-                if not self.thorough:
+                if not thorough:
                     break
+                if prune and left < ceiling:
+                    ceiling = left
+                    if ceiling <= lo or ceiling <= least:
+                        break  # the caller keeps more elsewhere, or none can leave less
         finally:
             self._leave(h)
-        if best is None:
-            if counted:
-                raise RuntimeError("internal error: every counted defence is mated before the proven bound")
+        if not counted:
             return [], hand_count(self.pos, self.attacker)
+        if not longest:
+            raise RuntimeError("internal error: every counted defence is mated before the proven bound")
+        assert best is not None
+        if best[1] >= hi:
+            return [], hi  # every line leaves at least hi: the caller keeps its own
         return best
 
     def _known(self, m: int, b: int, proven: bool) -> bool:

@@ -1,0 +1,77 @@
+"""The thorough line reader's alpha-beta on the leftover (tsume.solve._Extractor).
+
+Pruned and full readings must give the same line, move for move, on every
+position; the pruned one must read far fewer lines where many equal mates
+exist (the reason it is there: reading the lines of mating alternatives was
+most of verify's time on the slow bench problems, docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tsume.solve as solve_module
+from tsume.conventions import tsume_position
+from tsume.dfpn import INF, PROVEN, DfPn, SearchLimit
+from tsume.generate import random_tsume
+from tsume.solve import _Extractor
+
+
+def _read(pos, prune: bool, monkeypatch, node_limit: int = 400_000) -> tuple[list[int], int, int]:
+    """(line, leftover, attacker nodes read) of the best line from ``pos``, on a fresh engine."""
+    engine = DfPn(pos, node_limit=node_limit)
+    assert engine._solve(INF) == PROVEN
+    v = engine.shortest(INF)[0]
+    calls = [0]
+    original = solve_module._Extractor._attacker_line
+
+    def counted(self, *args):
+        calls[0] += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(solve_module._Extractor, "_attacker_line", counted)
+    moves, left = _Extractor(engine, prune=prune).attacker_line(v)
+    monkeypatch.setattr(solve_module._Extractor, "_attacker_line", original)
+    return moves, left, calls[0]
+
+
+# Bench problems with many mates of equal length (the full reading reads 5 to
+# 20 times as many attacker nodes as the pruned one).
+MANY_EQUAL_MATES = [
+    ("rutherford", "2k+BP6+S1l5 b BL2NPS 1", None),
+    ("rutherford", "1s2kn1PSB4 b 2LP 1", None),
+    ("ito", "kf+pT+PGh+CtF21 b G 1", None),
+    ("ito", "1Pt1k5K2HP16 b 2FT 1", None),
+]
+
+
+@pytest.mark.parametrize("variant,text,defender", MANY_EQUAL_MATES)
+def test_pruned_reading_is_the_full_reading_for_less(variant, text, defender, monkeypatch):
+    pos = tsume_position(text, variant, defender_hand=defender)
+    pruned = _read(pos, True, monkeypatch)
+    full = _read(pos, False, monkeypatch)
+    assert pruned[:2] == full[:2]
+    # The full reading reads every line of the best length; alpha-beta stops
+    # a line as soon as its caller cannot take it.
+    assert pruned[2] * 4 < full[2], (pruned[2], full[2])
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_pruned_and_full_readings_agree_on_random_mates(variant, monkeypatch):
+    rng = random.Random(4242)
+    compared = 0
+    for _ in range(80):
+        pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
+        engine = DfPn(pos, node_limit=5_000)
+        if engine.search(INF) != PROVEN:
+            continue
+        try:
+            pruned = _read(pos, True, monkeypatch, 20_000)
+            full = _read(pos, False, monkeypatch, 20_000)
+        except SearchLimit:  # a line too costly for a unit test
+            continue
+        assert pruned[:2] == full[:2], pos.fen()
+        compared += 1
+    assert compared >= 25, compared
