@@ -1,7 +1,7 @@
 """What keeps the search's overheads down: the collector paused during a
-search (tsume.gcpause), 62-bit Zobrist keys (unboxed in compiled code), the
-move cache of DfPn and the bounds DfPn.shortest skips -- each checked
-present, bounded and without effect on any answer."""
+search (tsume.gcpause), 62-bit Zobrist keys (unboxed in compiled code) and the
+move cache of DfPn -- each checked present, bounded and without effect on
+any answer."""
 
 from __future__ import annotations
 
@@ -80,33 +80,3 @@ def test_move_cache_is_used_bounded_and_changes_no_answer():
     assert tight.search(13) == "proven" and tight.search(11) == "disproven"
     assert 0 < len(tight._kids) <= 64
     assert solve(THIRTEEN, variant="rutherford", memory_limit_mb=0.05).mainline == solve(THIRTEEN, variant="rutherford").mainline
-
-
-def _plain_climb(pos) -> tuple[int, int]:
-    """The shortest mate by trying every bound from 1 up (the engine's answer
-    must be the same), and the nodes that took."""
-    engine = DfPn(pos)
-    b = 1
-    while engine.search(b) != "proven":
-        b += 2
-    return b, engine.nodes
-
-
-@pytest.mark.parametrize("text,variant,defender", [
-    # bench problems of 17 to 25 plies (bench-ito L17-0006, L23-0002; bench-rutherford L21-0003, L25-0004)
-    ("1k17K5F5 b G 1", "ito", "none"),
-    ("1k12F4K4p6 b G 1", "ito", "none"),
-    ("k1+B7P12K8 b N 1", "rutherford", None),
-    ("1k27K6 b NS 1", "rutherford", None),
-])
-def test_shortest_skips_bounds_and_finds_the_least(text, variant, defender):
-    """Past the short bounds, DfPn.shortest doubles its steps and then halves
-    the gap (DfPn._least_mated): the same length as a climb through every
-    bound, for fewer nodes."""
-    from tsume.conventions import tsume_position
-
-    pos = tsume_position(text, variant, defender_hand=defender)
-    want, climb_nodes = _plain_climb(pos)
-    engine = DfPn(pos)
-    assert engine.shortest(10**6)[0] == want
-    assert engine.nodes < climb_nodes, (engine.nodes, climb_nodes)

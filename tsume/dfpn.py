@@ -168,8 +168,7 @@ class DfPn:
         comes before any search to ``b`` itself: a few small searches cost far
         less than an unbounded one, which wanders into long lines, and most
         mates asked for are short.  Past it, one search to ``b`` says whether
-        there is a mate at all and gives a length below which to look
-        (:meth:`_least_mated`).
+        there is a mate at all and gives a length to climb up to.
         """
         low = 1 if self.pos.turn == self.attacker else 0
         top = min(b, self.options.short_first)
@@ -185,42 +184,8 @@ class DfPn:
             return None, on_line
         # A proof of some length is in hand (or, through other hands, of none known).
         upper = min(self.table.proof_length(self.pos.hash, self.path), b)
-        v, dep = self._least_mated(nxt, upper)
-        return v, on_line | dep
-
-    def _least_mated(self, low: int, upper: int) -> tuple[int, bool]:
-        """The least of the bounds ``low``, ``low + 2``, ... ``upper`` within
-        which the current position is mated, given that it is mated within
-        ``upper``; and whether an answer rests on the current line.
-
-        The steps up from ``low`` double (2, 4, 8 ... plies) until a bound is
-        proven, then the gap is halved: a disproof costs more the larger its
-        bound, and the largest one below the answer is needed anyway, so the
-        smaller ones a plain climb would add are skipped.
-        """
-        on_line = False
-        if (upper - low) & 1:
-            upper -= 1  # mated within an odd bound at an even node is mated within one less, and so on
-        step = 2
-        while low < upper:
-            probe = min(low + step - 2, upper - 2)
-            status, dep = self._nested(None, probe)
-            on_line |= dep
-            if status == PROVEN:
-                upper = probe
-                step = 2  # the answer lies in [low, probe]: halve from here
-                while low < upper:
-                    mid = low + ((upper - low) // 4) * 2  # same parity as low
-                    status, dep = self._nested(None, mid)
-                    on_line |= dep
-                    if status == PROVEN:
-                        upper = mid
-                    else:
-                        low = mid + 2
-                return upper, on_line
-            low = probe + 2
-            step *= 2
-        return upper, on_line
+        v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
+        return (upper if v is None else v), on_line | dep
 
     def _first_mated(self, low: int, high: int) -> tuple[int | None, bool]:
         """The first of the bounds ``low``, ``low + 2``, ... up to ``high`` within
