@@ -14,14 +14,14 @@ import pytest
 
 import tsume.solve as solve_module
 from tsume.conventions import tsume_position
-from tsume.dfpn import INF, PROVEN, DfPn, SearchLimit
+from tsume.dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from tsume.generate import random_tsume
 from tsume.solve import _Extractor
 
 
 def _read(pos, prune: bool, monkeypatch, node_limit: int = 400_000) -> tuple[list[int], int, int]:
     """(line, leftover, attacker nodes read) of the best line from ``pos``, on a fresh engine."""
-    engine = DfPn(pos, node_limit=node_limit)
+    engine = DfPn(pos, node_limit=node_limit, options=Options(leftover_pruning=prune))
     assert engine._solve(INF) == PROVEN
     v = engine.shortest(INF)[0]
     calls = [0]
@@ -32,7 +32,7 @@ def _read(pos, prune: bool, monkeypatch, node_limit: int = 400_000) -> tuple[lis
         return original(self, *args)
 
     monkeypatch.setattr(solve_module._Extractor, "_attacker_line", counted)
-    moves, left = _Extractor(engine, prune=prune).attacker_line(v)
+    moves, left = _Extractor(engine).attacker_line(v)
     monkeypatch.setattr(solve_module._Extractor, "_attacker_line", original)
     return moves, left, calls[0]
 

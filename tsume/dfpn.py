@@ -67,6 +67,10 @@ class Options:
     # shortest(): bounds up to this are tried before one search to the bound
     # asked (often unbounded); measured in docs/performance.md.
     short_first: int = 9
+    # Reading a best line off (tsume.solve): alpha-beta on the leftover
+    # tie-break.  Off, every line of the best length is read, to the same
+    # line: tests and benchmarks/line_reading.py compare the two.
+    leftover_pruning: bool = True
     # The longest search path (plies) before the search gives up as "unknown".
     # Compiled code does not honour Python's recursion limit: without this a
     # very deep path would overflow the C stack (a crash, not an exception);

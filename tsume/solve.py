@@ -123,19 +123,19 @@ class _Extractor:
     lines: the shortest mate, the longest defence, then the fewest pieces left
     to the attacker (the defender) and the most (the attacker), which means
     disproving every other check at every attacker turn of the lines it
-    reads; alpha-beta on the leftover (``prune``, below) reads only the lines
-    that can still change the answer.  Without ``thorough`` the first
-    check (in move order) that mates in time is played and the first longest
-    defence is taken: a line of the right length against the longest defence,
-    without the leftover tie-break, for a fraction of the work.
+    reads; alpha-beta on the leftover (below; ``Options.leftover_pruning``)
+    reads only the lines that can still change the answer.  Without
+    ``thorough`` the first check (in move order) that mates in time is
+    played and the first longest defence is taken: a line of the right length
+    against the longest defence, without the leftover tie-break, for a
+    fraction of the work.
     """
 
-    def __init__(self, engine: DfPn, thorough: bool = True, prune: bool = True) -> None:
+    def __init__(self, engine: DfPn, thorough: bool = True) -> None:
         self.engine = engine
         self.thorough = thorough
-        # Alpha-beta on the leftover (below); False reads every line in full,
-        # to the same answer: tests and benchmarks compare the two.
-        self.prune = prune and thorough
+        # Alpha-beta on the leftover (below), unless Options says otherwise.
+        self.prune = thorough and engine.options.leftover_pruning
         self.pos = engine.pos
         self.attacker = engine.attacker
         # Lines already read off, by (position hash, value): random problems
