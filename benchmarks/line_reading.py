@@ -28,6 +28,7 @@ from collections.abc import Iterator
 import tsume
 from tsume.collection import load, locate
 from tsume.dfpn import PROVEN, DfPn, Options
+from tsume.errors import TsumeError
 from tsume.generate import random_tsume
 from tsume.verify import verify
 
@@ -74,7 +75,10 @@ def main() -> int:
     if not args.files and not args.random:
         ap.error("name --file or --random")
     print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
-    problems = list(collection_problems(args.files))
+    try:
+        problems = list(collection_problems(args.files))
+    except TsumeError as exc:
+        ap.error(str(exc))
     if args.random:
         problems += list(random_problems(args.random, args.seeds, args.count))
     counts = {"identical": 0, "final-turn lines only": 0, "different": 0, "unknown": 0}
