@@ -161,7 +161,7 @@ class DfPn:
         else:
             self.table.pop_anchor()
 
-    def shortest(self, b: int) -> tuple[int | None, bool]:
+    def shortest(self, b: int, descend: bool = False) -> tuple[int | None, bool]:
         """The least bound within which the current position is mated (counted
         plies: odd with the attacker to move, even with the defender), at most
         ``b`` -- None if it is not mated within ``b`` -- and whether an answer
@@ -173,6 +173,14 @@ class DfPn:
         less than an unbounded one, which wanders into long lines, and most
         mates asked for are short.  Past it, one search to ``b`` says whether
         there is a mate at all and gives a length to climb up to.
+
+        ``descend`` climbs down from that length instead: a proof within
+        two plies less gives a new length, a disproof ends it.  It pays when
+        the first proof is likely the shortest, as a main line found by a full
+        solve is, and not for alternatives, whose first proofs are often long
+        (each disproof on the way up primes the table for the next bound, a
+        lone disproof just below the answer has no such help; measured in
+        docs/performance.md).
         """
         low = 1 if self.pos.turn == self.attacker else 0
         top = min(b, self.options.short_first)
@@ -188,8 +196,16 @@ class DfPn:
             return None, on_line
         # A proof of some length is in hand (or, through other hands, of none known).
         upper = min(self.table.proof_length(self.pos.hash, self.path), b)
-        v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
-        return (upper if v is None else v), on_line | dep
+        if not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
+            v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
+            return (upper if v is None else v), on_line | dep
+        while upper - 2 >= nxt:
+            status, dep = self._nested(None, upper - 2)
+            on_line |= dep
+            if status != PROVEN:
+                break
+            upper = min(self.table.proof_length(self.pos.hash, self.path), upper - 2)
+        return upper, on_line
 
     def _first_mated(self, low: int, high: int) -> tuple[int | None, bool]:
         """The first of the bounds ``low``, ``low + 2``, ... up to ``high`` within

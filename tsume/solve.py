@@ -188,9 +188,10 @@ class _Extractor:
     def _leave(self, h: int) -> None:
         self.engine.release(h)
 
-    def shortest(self, upto: int) -> int | None:
-        """Smallest odd b <= upto the current (attacker) position mates within."""
-        v, on_line = self.engine.shortest(upto)
+    def shortest(self, upto: int, descend: bool = False) -> int | None:
+        """Smallest odd b <= upto the current (attacker) position mates within
+        (``descend``: see :meth:`DfPn.shortest`)."""
+        v, on_line = self.engine.shortest(upto, descend)
         if on_line:
             self.path_dependent = True
         return v
@@ -488,7 +489,8 @@ def main_line(engine: DfPn, bound: int) -> tuple[int, list[int]]:
     """The shortest counted length and the main line from ``engine.pos`` (attacker
     to move), once ``engine._solve(bound)`` has proved it.  Raises SearchLimit."""
     ex = _Extractor(engine)
-    length = ex.shortest(_proof_length(engine, bound))
+    # The full solve's proof is most often the shortest mate: climb down from it.
+    length = ex.shortest(_proof_length(engine, bound), descend=True)
     if length is None:
         raise RuntimeError("internal error: proven mate not found again within its proof length")
     moves, _left = ex.attacker_line(length)

@@ -1,0 +1,73 @@
+"""The exact mate length (DfPn.shortest): climbing up to the first proof's
+length or down from it gives the same answer; the main line climbs down.
+
+Climbing down pays when the first proof is the shortest mate, as it most
+often is for a main line found by a full solve; climbing up pays for
+alternatives, whose first proofs are often long (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tsume.conventions import tsume_position
+from tsume.dfpn import INF, PROVEN, DfPn, Options, SearchLimit
+from tsume.generate import random_tsume
+from tsume.solve import _Extractor, _proof_length, main_line
+
+
+def _shortest(pos, descend: bool) -> tuple[int, int, int]:
+    """(first proof's length, shortest length, nodes spent on the length) on a
+    fresh, solved engine that searches at once past the first bound (random
+    mates are short: past the default Options.short_first few would be left
+    for the descent)."""
+    engine = DfPn(pos, node_limit=40_000, options=Options(short_first=1))
+    assert engine._solve(INF) == PROVEN
+    first = _proof_length(engine, INF)
+    before = engine.nodes
+    v, _ = engine.shortest(first, descend)
+    assert v is not None
+    return first, v, engine.nodes - before
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_climbing_down_and_up_find_the_same_length(variant):
+    rng = random.Random(977)
+    compared = longer_first = 0
+    for _ in range(150):
+        pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
+        if DfPn(pos, node_limit=5_000).search(INF) != PROVEN:
+            continue
+        try:
+            up = _shortest(pos, False)
+            down = _shortest(pos, True)
+        except SearchLimit:  # too costly for a unit test
+            continue
+        assert up[:2] == down[:2], pos.fen()
+        compared += 1
+        # The cases that test the descent: a first proof longer than the mate.
+        longer_first += up[0] > up[1]
+    assert compared >= 40 and longer_first >= 10, (compared, longer_first)
+
+
+@pytest.mark.parametrize("variant,text,defender", [
+    ("ito", "f1k21K6 b FGP 1", "none"),  # ito-L23-0003: 22,959 nodes up, 11,001 down
+    ("rutherford", "3k1+s34 b N2P 1", None),  # ruth-L37-0003
+])
+def test_the_main_line_climbs_down_from_the_solve(variant, text, defender):
+    pos = tsume_position(text, variant, defender_hand=defender)
+    engine = DfPn(pos)
+    assert engine._solve(INF) == PROVEN
+    before = engine.nodes
+    length, moves = main_line(engine, INF)
+    down = engine.nodes - before
+
+    climb = DfPn(pos)
+    assert climb._solve(INF) == PROVEN
+    before = climb.nodes
+    ex = _Extractor(climb)
+    up_length = ex.shortest(_proof_length(climb, INF))
+    assert (up_length, ex.attacker_line(up_length)[0]) == (length, moves)
+    assert down < climb.nodes - before, (down, climb.nodes - before)
