@@ -112,6 +112,50 @@ def test_fail_fast_stops_at_the_first_defect():
     assert len(defects) == 1 and defects[0].kind == "yozume" and defects[0].ply == 1
 
 
+def test_fail_fast_does_not_read_the_length_of_a_last_turn_yozume():
+    # Mate in 1 (C*2); T5x6=+T also mates, in 27 plies, and finding that out
+    # takes some 1.5 million nodes (its exact length needs a disproof within
+    # 25).  At the last turn any mate but one at once is yozume: a fail-fast
+    # run only asks whether it mates.
+    r = verify("2+FkTg25 b C 1", variant="ito", fail_fast=True, node_limit=50_000)
+    assert r.verdict == "unsound" and r.stats["nodes"] < 10_000
+    (yozume,) = [f for f in r.findings if f.severity == "defect"]
+    assert (yozume.kind, yozume.ply, yozume.move, yozume.length) == ("yozume", 1, "5-6", None)
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_fail_fast_says_unsound_exactly_when_the_full_report_does(variant):
+    rng = random.Random(515)
+    verdicts: dict[str, int] = {}
+    for _ in range(100):
+        pos = random_tsume(rng, variant, attacker_men=(1, 3), defender_men=(0, 2), attacker_hand=(1, 2), spread=4)
+        if solve(pos, variant=variant, node_limit=2_000, variations=False).status != "mate":
+            continue
+        full = verify(pos, variant=variant, node_limit=20_000)
+        if full.verdict == "unknown":
+            continue
+        fast = verify(pos, variant=variant, node_limit=20_000, fail_fast=True)
+        assert (fast.verdict == "unsound") == (full.verdict == "unsound"), pos.fen()
+        if full.verdict != "unsound":  # nothing stopped it: the same report
+            assert fast.to_dict() == full.to_dict() | {"stats": fast.to_dict()["stats"]}, pos.fen()
+        verdicts[full.verdict] = verdicts.get(full.verdict, 0) + 1
+    assert verdicts.get("unsound", 0) >= 10 and len(verdicts) >= 2, verdicts
+
+
+# Random mates whose first defect is a last-turn yozume, with its length in the full report.
+@pytest.mark.parametrize("variant,text,length", [
+    ("ito", "Hk1P27 b C 1", 5), ("ito", "GC1k17K9 b T 1", 11),
+    ("rutherford", "2k+B1L10 b N 1", 13), ("rutherford", "6l1k2+S11K1 b B 1", 5),
+])
+def test_a_fail_fast_last_turn_yozume_is_one_of_the_full_report(variant, text, length):
+    fast = verify(text, variant=variant, fail_fast=True)
+    (found,) = [f for f in fast.findings if f.severity == "defect"]
+    assert found.kind == "yozume" and found.length is None and "length not read" in found.message
+    full = verify(text, variant=variant)
+    same = [f for f in full.findings if (f.ply, f.move) == (found.ply, found.move)]
+    assert [(f.kind, f.length) for f in same] == [("yozume", length)]
+
+
 def test_every_finding_kind_is_declared():
     assert set(FINDING_KINDS) >= {
         "no-mate", "yozume", "final-move-alternative", "detour", "te-amari", "same-length-variation",

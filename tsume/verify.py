@@ -221,6 +221,10 @@ class _Prover:
         Raises SearchLimit."""
         return self.engine.shortest(INF)[0]
 
+    def mates(self, b: int) -> bool:
+        """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
+        return self.engine._nested(None, b)[0] == PROVEN
+
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
@@ -243,6 +247,7 @@ def _leftover(pos: Position, moves: list[int], colour: int) -> str:
 class _Settings:
     strict: bool
     longer_ok: bool
+    fail_fast: bool = False
 
 
 class _Stop(Exception):
@@ -317,7 +322,7 @@ def verify(
     engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
                   progress=progress, options=options)
     report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
-    settings = _Settings(strict, longer_with_leftover_ok)
+    settings = _Settings(strict, longer_with_leftover_ok, fail_fast)
     report.findings = _Findings(fail_fast)
     try:
         with PausedGC():  # the table is large and acyclic (tsume.gcpause)
@@ -585,6 +590,20 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
         report.alternatives.append(alt)
         prover.push(c)
         try:
+            if final and s.fail_fast and not prover.mates(0):
+                # At the last turn a mate that is not at once is yozume
+                # whatever its length, and a defect stops a fail-fast run:
+                # whether it mates is enough.  Its exact length would take a
+                # disproof two plies short of it, often thousands of times
+                # the work (docs/performance.md, "Verify").
+                if prover.mates(INF):
+                    alt.status = "mate"
+                    report.findings.append(Finding(
+                        "yozume", DEFECT, f"ply {i + 1}: {alt.readable} also mates (fail fast: its length not read)",
+                        ply=i + 1, move=alt.move))  # a defect: the run stops here
+                else:
+                    alt.status = "nomate"
+                continue
             v = prover.value()
             if v is None:
                 alt.status = "nomate"
