@@ -190,7 +190,11 @@ def test_lengths_the_run_has_enough_of_are_not_verified():
 def easy(**kw) -> Settings:
     base = dict(methods="random", material=EASY, length="1-5", shard_size=4)
     base.update(kw)
-    return settings_from("ito", **base)
+    s = settings_from("ito", **base)
+    # A smaller verify budget than the default 200,000 nodes: a candidate that
+    # exhausts it is rejected either way, and most of these tests' time went
+    # on such candidates.
+    return replace(s, limits=replace(s.limits, verify_nodes=40_000))
 
 
 def test_a_shard_depends_only_on_its_settings_and_index():
