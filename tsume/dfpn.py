@@ -34,19 +34,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from .conventions import interposition_square, recaptures
 from .gcpause import PausedGC
-from .hands import INF, NOT_PROVEN, HandTable
+from .hands import INF, NOT_PROVEN, Entry, HandTable
 from .interrupt import check_signals
 from .position import Position
 
 # Bounds at least this large are "no bound": nested searches subtract from INF.
-UNBOUNDED = INF >> 1
+UNBOUNDED: Final = INF >> 1
 
 __all__ = ["DfPn", "INF", "SearchLimit", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
 
-PROVEN, DISPROVEN, UNKNOWN = "proven", "disproven", "unknown"
+PROVEN: Final = "proven"
+DISPROVEN: Final = "disproven"
+UNKNOWN: Final = "unknown"
 
 
 class SearchLimit(Exception):
@@ -336,43 +339,12 @@ class DfPn:
                     pos.pop()
 
         cb = b - 1
-        lookup = table.lookup_key
-        push = pos.push
-        pop = pos.pop
         variant = pos.t.variant
-        heuristic = self.options.heuristic_init
-
-        def value(kid: list) -> tuple:
-            kh = kid[1]
-            if kh in path:
-                return INF, 0, INF, (kh,), None
-            v = lookup(kh, kid[4], kid[5], kid[6], cb, path)
-            # A disproof without a real bound means no mate at all, which a
-            # useless interposition needs; skipping the test there also keeps
-            # unbounded searches from nesting unbounded useless tests.
-            if v[1] == 0 and kid[2] and cb < UNBOUNDED:
-                useless, on_line, bounded = self._useless(kid[0], kid[2], b)
-                # A verdict that rested on repetitions of the line (in R or
-                # the test positions) holds only on this line, and so does
-                # what follows from it: the proof or the disproof.
-                if useless:
-                    return 0, INF, -1, tuple(path) if on_line else None, None
-                if on_line:
-                    return INF, 0, v[2], tuple(path), None
-                if bounded and v[2] > cb:
-                    # "Not useless" only because another defence escapes
-                    # within this bound: at a larger one the interposition
-                    # may be useless, and its own disproof then no defence,
-                    # so what follows from it holds up to this bound only.
-                    return INF, 0, cb, v[3], v[4]
-            if heuristic and v[4] is None and v[0] == 1 and v[1] == 1 and not table.known(kh):
-                return kid[9], kid[10], 0, None, None
-            return v
 
         # Children only ever get stronger in the table (a proof stays a proof,
         # and a repetition disproof rests on this unchanging line), so each
         # child is looked up once and again only after it has been searched.
-        vals = [value(kid) for kid in kids]
+        vals = [self._value(kid, b, path) for kid in kids]
         last = -1
         gc_runs = self.gc_runs
         result: tuple[int, int]
@@ -381,9 +353,9 @@ class DfPn:
                 if gc_runs != self.gc_runs:
                     # A collection distrusts older proofs (tsume.hands): look again.
                     gc_runs = self.gc_runs
-                    vals = [value(kid) for kid in kids]
+                    vals = [self._value(kid, b, path) for kid in kids]
                 elif last >= 0:
-                    vals[last] = value(kids[last])
+                    vals[last] = self._value(kids[last], b, path)
                 if or_node:
                     best = -1
                     pn1 = pn2 = INF
@@ -570,17 +542,50 @@ class DfPn:
                         break
                     child_th_dn = min(th_dn, dn2 + 1)
                     child_th_pn = th_pn - n_pn + max(groups[best_group], best_pn)
-                push(kids[best][0])
+                pos.push(kids[best][0])
                 try:
                     self._mid(cb, child_th_pn, child_th_dn)
                 finally:
                     # A search limit unwinds through here: the position must be
                     # restored for the caller (the verifier goes on after one).
-                    pop()
+                    pos.pop()
                 last = best
         finally:
             del path[h]
         return result
+
+    def _value(self, kid: list, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None, "Entry | None"]:
+        """``(pn, dn, x, rep, entry)`` of a child of a node searched to ``b``,
+        as the table and the useless-interposition rule give it.  A method,
+        and the table called directly, not a closure over bound methods: in
+        compiled code those are generic Python calls that box every argument
+        (docs/performance.md, "Verify")."""
+        kh = kid[1]
+        if kh in path:
+            return INF, 0, INF, (kh,), None
+        cb = b - 1
+        v = self.table.lookup_key(kh, kid[4], kid[5], kid[6], cb, path)
+        # A disproof without a real bound means no mate at all, which a
+        # useless interposition needs; skipping the test there also keeps
+        # unbounded searches from nesting unbounded useless tests.
+        if v[1] == 0 and kid[2] and cb < UNBOUNDED:
+            useless, on_line, bounded = self._useless(kid[0], kid[2], b)
+            # A verdict that rested on repetitions of the line (in R or
+            # the test positions) holds only on this line, and so does
+            # what follows from it: the proof or the disproof.
+            if useless:
+                return 0, INF, -1, tuple(path) if on_line else None, None
+            if on_line:
+                return INF, 0, v[2], tuple(path), None
+            if bounded and v[2] > cb:
+                # "Not useless" only because another defence escapes
+                # within this bound: at a larger one the interposition
+                # may be useless, and its own disproof then no defence,
+                # so what follows from it holds up to this bound only.
+                return INF, 0, cb, v[3], v[4]
+        if self.options.heuristic_init and v[4] is None and v[0] == 1 and v[1] == 1 and not self.table.known(kh):
+            return kid[9], kid[10], 0, None, None
+        return v
 
     def _store_line_proof(self, h: int, length: int, rep: "tuple | set | None", start_nodes: int) -> bool:
         """Store a proof that rests on the line, if it does (``rep``, this

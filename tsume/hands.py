@@ -55,16 +55,21 @@ disproof holds on any line, and one that rests on repetitions records them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .position import Position
 
 __all__ = ["HandTable", "Entry", "INF", "NOT_PROVEN", "HandOps", "FIELD_BITS"]
 
-INF = 1 << 40
-#: "never proven": above every bound, INF included (bounds only grow by small steps past INF)
-NOT_PROVEN = 1 << 62
-FIELD_BITS = 5
-_FIELD = (1 << FIELD_BITS) - 1
-_CAP = 15  # largest count a field holds; "any number" is stored as _CAP
+# Final: compiled code inlines these constants; a plain module global is a
+# dictionary lookup by name, then an unboxing, at every use (docs/performance.md).
+INF: Final = 1 << 40
+#: "never proven": above every bound, INF included (bounds only grow by small
+#: steps past INF); below 2**62, so compiled code keeps it unboxed.
+NOT_PROVEN: Final = 1 << 61
+FIELD_BITS: Final = 5
+_FIELD: Final = (1 << 5) - 1
+_CAP: Final = 15  # largest count a field holds; "any number" is stored as _CAP
 
 
 class HandOps:

@@ -18,6 +18,7 @@ search has its own convention for repeated positions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from .arguments import check_flag
 from .errors import IllegalMoveError, PositionError, quote
@@ -27,7 +28,7 @@ from .variant import ITO, Variant, get_variant
 
 __all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES"]
 
-COLOUR_NAMES = ("Black", "White")
+COLOUR_NAMES: Final = ("Black", "White")
 
 #: ``Position(_BLANK)`` is an unfilled object for :meth:`Position.copy` to fill.
 #: (``Position.__new__`` would do in pure Python, but compiled code runs
@@ -37,7 +38,7 @@ _BLANK = object()
 
 #: The occupancy bits of the mover that a move changes, by the move's low 14
 #: bits (``from | to << 7``; a drop has from-square 0 and changes only ``to``).
-_FOOTPRINT = [(1 << (i & 127) if i & 127 else 0) | 1 << (i >> 7) for i in range(1 << 14)]
+_FOOTPRINT: Final = [(1 << (i & 127) if i & 127 else 0) | 1 << (i >> 7) for i in range(1 << 14)]
 
 
 class Position:

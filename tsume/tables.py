@@ -12,19 +12,24 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .variant import Face, Variant
 
 __all__ = ["BLACK", "WHITE", "NONE", "SLIDE", "HOP", "Tables", "tables_for"]
 
-BLACK = 0
-WHITE = 1
-NONE, SLIDE, HOP = 0, 1, 2
-_MODE = {"none": NONE, "slide": SLIDE, "hop": HOP}
+# Final: compiled code inlines these constants (a plain module global is a
+# dictionary lookup by name at every use).
+BLACK: Final = 0
+WHITE: Final = 1
+NONE: Final = 0
+SLIDE: Final = 1
+HOP: Final = 2
+_MODE: Final = {"none": NONE, "slide": SLIDE, "hop": HOP}
 #: Bits of a Zobrist key (see tables_for: below 2**62, compiled code keeps ints unboxed).
-ZOBRIST_BITS = 62
+ZOBRIST_BITS: Final = 62
 #: Stands for "unlimited" wherever a distance is compared.
-FAR = 1 << 10
+FAR: Final = 1 << 10
 
 
 def forward(colour: int) -> int:
