@@ -614,12 +614,11 @@ class DfPn:
         mover_is_attacker = c == self.attacker
         ranged = 0 if or_node or not self.options.useless_interpositions else pos.ride_checkers()
         same_square = self.options.same_square_max and not or_node
-        child_hash = pos.child_hash
         ek = pos.kings[c ^ 1]
         king = pos.kings[c]
         kids = []
         for i, m in enumerate(moves):
-            ch = child_hash(m)
+            ch = pos.child_hash(m)
             frm = m & 127
             to = m >> 7 & 127
             if not frm:

@@ -31,18 +31,18 @@ def _perft(pos: Position, depth: int) -> int:
     if depth <= 0:
         return 1
     n = 0
-    push = pos.push
-    pop = pos.pop
+    # Calls to pos.push and pos.pop, not bound methods kept in locals: compiled,
+    # those would be generic Python calls.
     if depth == 1:
         for m in pos.legal_moves():
-            push(m)
+            pos.push(m)
             n += 1
-            pop()
+            pos.pop()
         return n
     for m in pos.legal_moves():
-        push(m)
+        pos.push(m)
         n += _perft(pos, depth - 1)
-        pop()
+        pos.pop()
         if depth == 2:
             check_signals()  # compiled code never runs signal handlers by itself
     return n

@@ -545,12 +545,11 @@ class Position:
         k = self.kings[c]
         e = c ^ 1
         occ = self.occ[0] | self.occ[1]
-        attacked = self._attacked_occ
         while squares:
             low = squares & -squares
             squares ^= low
             # Our own piece on the square is no attacker of our king (value 0 will do).
-            if not k or not attacked(k, e, occ | low, 0, 0):
+            if not k or not self._attacked_occ(k, e, occ | low, 0, 0):
                 out += rows[low.bit_length() - 1]
 
     def child_hash(self, m: int) -> int:
@@ -714,14 +713,13 @@ class Position:
         e = c ^ 1
         ek = self.kings[e]
         board = self.board
-        king_lines = self._king_lines
         occ = (self.occ[0] | self.occ[1]) ^ (1 << ek)
         out = []
         for s in self.t.leap_targets[board[ek]][ek]:
             w = board[s]
             if w and w & 1 == e:
                 continue
-            checkers, zone = king_lines(e, s, occ | 1 << s)
+            checkers, zone = self._king_lines(e, s, occ | 1 << s)
             if not checkers:
                 out.append((s, zone))
         return out
@@ -752,11 +750,10 @@ class Position:
                 low = m & -m
                 m ^= low
                 region |= t.between[low.bit_length() - 1][k]
-            exposes = self._move_exposes
             # King moves first: with ``first_only`` they are the likeliest answer.
             self._piece_moves(k, buf)
             for mv in buf:
-                if not exposes(mv, c):
+                if not self._move_exposes(mv, c):
                     out.append(mv)
                     if first_only:
                         return out
@@ -804,9 +801,8 @@ class Position:
                             out.append(mv)
                 if first_only and out:
                     return out[:1]
-        exposes = self._move_exposes
         for mv in risky:
-            if not exposes(mv, c):
+            if not self._move_exposes(mv, c):
                 out.append(mv)
                 if first_only:
                     return out
@@ -984,7 +980,6 @@ class Position:
         # these can fall foul of the drop-mate ban.
         checking = self._checking_drop_squares(c, ek, disc) if dropmate else {}
         esc: list[list[tuple[int, int]]] = []  # this node's king escapes, once needed
-        no_reply = self._no_safe_reply
         if not (stale or rep):
             # Only the drops that give check can break a rule (the drop-mate
             # ban), so only they are looked at, not every move.
@@ -997,7 +992,7 @@ class Position:
             if not todo:
                 return moves
             present = set(moves)
-            bad = {m for m in todo if m in present and no_reply(m, esc, False, True, not disc >> (m >> 7 & 127) & 1)}
+            bad = {m for m in todo if m in present and self._no_safe_reply(m, esc, False, True, not disc >> (m >> 7 & 127) & 1)}
             if not bad:
                 return moves
             self.filtered = len(bad)
@@ -1010,7 +1005,7 @@ class Position:
         for m in moves:
             test_mate = dropmate and not m & 127 and bool(checking.get(m >> 14, 0) >> (m >> 7 & 127) & 1)
             if test_mate:
-                if no_reply(m, esc, stale, True, not disc >> (m >> 7 & 127) & 1):
+                if self._no_safe_reply(m, esc, stale, True, not disc >> (m >> 7 & 127) & 1):
                     self.filtered += 1
                     continue
             elif stale:
@@ -1019,7 +1014,7 @@ class Position:
                     if not w & touch:
                         break
                 else:
-                    if no_reply(m, esc, True, False, False):
+                    if self._no_safe_reply(m, esc, True, False, False):
                         self.filtered += 1
                         continue
             if rep:
@@ -1139,7 +1134,6 @@ class Position:
         leap_mask = t.leap_mask
         ride_hits = t.ride_hits
         esc: list[list[tuple[int, int]]] = []  # the king escapes, once needed
-        no_reply = self._no_safe_reply
         out = []
         for mv in cands:
             frm = mv & 127
@@ -1170,7 +1164,7 @@ class Position:
             if need_safety and self._move_exposes(mv, c):
                 continue  # exposes our own king
             if need_mate:
-                if no_reply(mv, esc, False, True, True):
+                if self._no_safe_reply(mv, esc, False, True, True):
                     self.filtered += 1
                     continue  # a drop that mates
             out.append(mv)
