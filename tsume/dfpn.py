@@ -38,7 +38,7 @@ from typing import Final
 
 from .conventions import interposition_square, recaptures
 from .gcpause import PausedGC
-from .hands import INF, NOT_PROVEN, Entry, HandTable
+from .hands import INF, NOT_PROVEN, Entry, HandOps, HandTable
 from .interrupt import check_signals
 from .position import Position
 
@@ -81,6 +81,29 @@ class Options:
     max_depth: int = 500
 
 
+class _Kid:
+    """A child of an expanded node, as :meth:`DfPn._children` makes it.
+
+    A class with typed fields, not a list: compiled, its fields are read
+    directly instead of through list indexing and unboxing."""
+
+    __slots__ = ("m", "h", "checker", "group", "bkey", "a", "d", "ki", "sign", "pn", "dn")
+
+    def __init__(self, m: int, h: int, checker: int, group: int, bkey: int, a: int, d: int,
+                 ki: int, sign: int, pn: int, dn: int) -> None:
+        self.m = m  # the move
+        self.h = h  # the child's position hash
+        self.checker = checker  # an interposition's checker square (0: not an interposition)
+        self.group = group  # drops onto one square form a group, counted once
+        self.bkey = bkey  # the board key (hash without hands)
+        self.a = a  # the attacker's packed hand in the child
+        self.d = d  # the defender's packed hand in the child
+        self.ki = ki  # the hand kind the move drops (-1 sign) or captures (+1 sign)
+        self.sign = sign  # -1 drop, +1 capture, 0 neither
+        self.pn = pn  # initial numbers of an unseen child
+        self.dn = dn
+
+
 class DfPn:
     """A df-pn search on one position (attacker to move) and its descendants."""
 
@@ -112,7 +135,7 @@ class DfPn:
         # and again (docs/performance.md, "Verify").  The
         # cache is emptied when full; a memory limit gives it a tenth of its
         # budget (an entry with its children takes about 2.5 KB).
-        self._kids: dict[int, tuple[int, list[list]]] = {}
+        self._kids: dict[int, tuple[int, list[_Kid]]] = {}
         self._kids_cap = 16384 if memory_limit_mb is None else max(64, min(16384, int(memory_limit_mb * 1e6 / 10 / 2500)))
         self.progress = progress
         self.started = time.perf_counter()
@@ -332,10 +355,10 @@ class DfPn:
             # One-ply mate check: a check the defender has no king-safe answer
             # to is mate (stopping at the first answer keeps it cheap).
             for kid in kids:
-                if not table.known(kid[1]):
-                    pos.push(kid[0])
+                if not table.known(kid.h):
+                    pos.push(kid.m)
                     if not pos.has_safe_move():
-                        table.store_proof(kid[1], kid[4], 0, 0, 0, ops.full, True)
+                        table.store_proof(kid.h, kid.bkey, 0, 0, 0, ops.full, True)
                     pos.pop()
 
         cb = b - 1
@@ -419,7 +442,7 @@ class DfPn:
                             du = proof_entry.du
                             # A drop is legal under a drop-mate ban only while
                             # the defender can answer it: that needs its hand.
-                            p_exact = ph is None or (not variant.drop_mate and not kid[0] & 127)
+                            p_exact = ph is None or (not variant.drop_mate and not kid.m & 127)
                         table.store_proof(h, bkey, proof_len + 1, self.nodes - start_nodes, ph or 0, du, p_exact)
                         result = (0, INF)
                         break
@@ -459,7 +482,7 @@ class DfPn:
                         if cdn == 0:
                             disproved = (i, cx, crep, ce)
                             break
-                        g = kid[3]
+                        g = kid.group
                         if cpn > groups.get(g, 0):
                             groups[g] = cpn
                         if cdn < dn1:
@@ -502,12 +525,12 @@ class DfPn:
                                 # stalemated, or mated by a drop: the defence may
                                 # then be illegal.
                                 bool(pos.kings[attacker])
-                                and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid[0] & 127))
+                                and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid.m & 127))
                             ) or (
                                 # An interposition found effective (not useless):
                                 # with other hands R and the test positions change,
                                 # and it may be useless there.
-                                kid[2] != 0
+                                kid.checker != 0
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
@@ -542,7 +565,7 @@ class DfPn:
                         break
                     child_th_dn = min(th_dn, dn2 + 1)
                     child_th_pn = th_pn - n_pn + max(groups[best_group], best_pn)
-                pos.push(kids[best][0])
+                pos.push(kids[best].m)
                 try:
                     self._mid(cb, child_th_pn, child_th_dn)
                 finally:
@@ -554,22 +577,22 @@ class DfPn:
             del path[h]
         return result
 
-    def _value(self, kid: list, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None, "Entry | None"]:
+    def _value(self, kid: _Kid, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None, "Entry | None"]:
         """``(pn, dn, x, rep, entry)`` of a child of a node searched to ``b``,
         as the table and the useless-interposition rule give it.  A method,
         and the table called directly, not a closure over bound methods: in
         compiled code those are generic Python calls that box every argument
         (docs/performance.md, "Verify")."""
-        kh = kid[1]
+        kh = kid.h
         if kh in path:
             return INF, 0, INF, (kh,), None
         cb = b - 1
-        v = self.table.lookup_key(kh, kid[4], kid[5], kid[6], cb, path)
+        v = self.table.lookup_key(kh, kid.bkey, kid.a, kid.d, cb, path)
         # A disproof without a real bound means no mate at all, which a
         # useless interposition needs; skipping the test there also keeps
         # unbounded searches from nesting unbounded useless tests.
-        if v[1] == 0 and kid[2] and cb < UNBOUNDED:
-            useless, on_line, bounded = self._useless(kid[0], kid[2], b)
+        if v[1] == 0 and kid.checker and cb < UNBOUNDED:
+            useless, on_line, bounded = self._useless(kid.m, kid.checker, b)
             # A verdict that rested on repetitions of the line (in R or
             # the test positions) holds only on this line, and so does
             # what follows from it: the proof or the disproof.
@@ -584,7 +607,7 @@ class DfPn:
                 # so what follows from it holds up to this bound only.
                 return INF, 0, cb, v[3], v[4]
         if self.options.heuristic_init and v[4] is None and v[0] == 1 and v[1] == 1 and not self.table.known(kh):
-            return kid[9], kid[10], 0, None, None
+            return kid.pn, kid.dn, 0, None, None
         return v
 
     def _store_line_proof(self, h: int, length: int, rep: "tuple | set | None", start_nodes: int) -> bool:
@@ -602,9 +625,8 @@ class DfPn:
 
     # --- children and hands --------------------------------------------------------
 
-    def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[list]:
-        """[move, hash, interposed checker, group, board key, attacker hand, defender hand,
-        hand kind, +1/-1/0, initial pn, initial dn]."""
+    def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[_Kid]:
+        """The children of the current position, one :class:`_Kid` per move."""
         t = pos.t
         board = pos.board
         c = pos.turn
@@ -616,7 +638,7 @@ class DfPn:
         same_square = self.options.same_square_max and not or_node
         ek = pos.kings[c ^ 1]
         king = pos.kings[c]
-        kids = []
+        kids: list[_Kid] = []
         for i, m in enumerate(moves):
             ch = pos.child_hash(m)
             frm = m & 127
@@ -650,18 +672,18 @@ class DfPn:
                 init_pn, init_dn = (1 if abs(to - ek) <= 1 else 2), 1
             else:
                 init_pn, init_dn = 1, (1 if frm == king else 2)
-            kids.append([m, ch, checker, group, ch ^ chz, ca, cd, ki, sign, init_pn, init_dn])
+            kids.append(_Kid(m, ch, checker, group, ch ^ chz, ca, cd, ki, sign, init_pn, init_dn))
         return kids
 
     @staticmethod
-    def _before_attacker_move(hand: int, kid: list, ops, need: bool = False) -> int | None:
+    def _before_attacker_move(hand: int, kid: _Kid, ops: HandOps, need: bool = False) -> int | None:
         """An attacker-hand bound of the child, carried back over the attacker's move.
 
         ``need`` (a proof's least hand): a drop needed the piece, a capture
         brought one.  Otherwise (a disproof's most hand) the same shifts apply
         in the same direction.  None when impossible.
         """
-        ki, sign = kid[7], kid[8]
+        ki, sign = kid.ki, kid.sign
         if not sign:
             return hand
         if sign < 0:
@@ -669,9 +691,9 @@ class DfPn:
         return ops.minus_clamp(hand, ki) if need else ops.minus(hand, ki)
 
     @staticmethod
-    def _before_defender_move(hand: int, kid: list, ops, upper: bool) -> int | None:
+    def _before_defender_move(hand: int, kid: _Kid, ops: HandOps, upper: bool) -> int | None:
         """A defender-hand bound of the child carried back over the defender's move."""
-        ki, sign = kid[7], kid[8]
+        ki, sign = kid.ki, kid.sign
         if not sign:
             return hand
         if sign < 0:

@@ -274,14 +274,14 @@ class HandTable:
         if self.dominance:
             lst = self.by_board.get(bkey)
             if lst is not None:
-                ge = self.ops.ge
+                ops = self.ops  # (called as methods: a bound method kept in a local is a generic call when compiled)
                 anchored = bool(self.anchors)
                 for o in lst:
                     if (o.proven_b <= b and not o.p_exact and not anchored and o.p_epoch >= floor
-                            and ge(a, o.ph) and ge(o.du, d)):
+                            and ops.ge(a, o.ph) and ops.ge(o.du, d)):
                         self.dominance_hits += 1
                         return 0, INF, o.proven_b, None, o
-                    if o.disproven_b >= b and not o.d_exact and ge(o.dh, a) and ge(d, o.dl):
+                    if o.disproven_b >= b and not o.d_exact and ops.ge(o.dh, a) and ops.ge(d, o.dl):
                         self.dominance_hits += 1
                         return INF, 0, o.disproven_b, None, o
         if e is not None and e.b == b:
