@@ -13,7 +13,7 @@ from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.reference import ReferenceSolver
 from tsume.solve import solve
-from tsume.verify import FINDING_KINDS, verify
+from tsume.verify import FINDING_KINDS, sound_report, verify
 
 # ito-05 of problems/examples.tsume: mate in 5, unique, nothing left; the Pawn
 # on 6 never moves.
@@ -154,6 +154,36 @@ def test_a_fail_fast_last_turn_yozume_is_one_of_the_full_report(variant, text, l
     full = verify(text, variant=variant)
     same = [f for f in full.findings if (f.ply, f.move) == (found.ply, found.move)]
     assert [(f.kind, f.length) for f in same] == [("yozume", length)]
+
+
+def test_sound_report_stops_at_an_alternative_that_mates_at_all():
+    # 3 plies; at ply 1 the alternative F5-6 mates (48,894 nodes to know it),
+    # and its exact length alone exhausts 200,000 nodes: verify() with that
+    # budget ends "unknown"; sound_report() only needs to know it mates.
+    report, nodes = sound_report("1kG1F26 b CF 1", variant="ito", node_limit=150_000)
+    assert report is None and nodes < 60_000
+    assert verify("1kG1F26 b CF 1", variant="ito", node_limit=150_000).verdict == "unknown"
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_sound_report_is_the_report_of_exactly_the_sound_problems(variant):
+    rng = random.Random(515)
+    verdicts: dict[str, int] = {}
+    for _ in range(100):
+        pos = random_tsume(rng, variant, attacker_men=(1, 3), defender_men=(0, 2), attacker_hand=(1, 2), spread=4)
+        if solve(pos, variant=variant, node_limit=2_000, variations=False).status != "mate":
+            continue
+        full = verify(pos, variant=variant, node_limit=20_000)
+        if full.verdict == "unknown":
+            continue
+        report, nodes = sound_report(pos, variant=variant, node_limit=20_000)
+        if full.verdict == "sound":
+            same = report is not None and report.to_dict() | {"stats": None} == full.to_dict() | {"stats": None}
+            assert same, pos.fen()
+        else:
+            assert report is None, pos.fen()
+        verdicts[full.verdict] = verdicts.get(full.verdict, 0) + 1
+    assert verdicts.get("sound", 0) >= 3 and verdicts.get("unsound", 0) >= 10, verdicts
 
 
 def test_every_finding_kind_is_declared():

@@ -41,6 +41,7 @@ from .variant import Variant, get_variant
 
 __all__ = [
     "verify",
+    "sound_report",
     "Report",
     "Finding",
     "Alternative",
@@ -225,6 +226,18 @@ class _Prover:
         """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
         return self.engine._nested(None, b)[0] == PROVEN
 
+    def mates_at_all(self) -> bool:
+        """Is the current position mated at any length?  The searches of
+        :meth:`value` up to its first proof (the bounds up to
+        ``Options.short_first``, then one without a bound), without the climb
+        to the exact length; so where there is no mate, the same searches.
+        Raises SearchLimit."""
+        e = self.engine
+        low = 1 if self.pos.turn == self.attacker else 0
+        if e._first_mated(low, e.options.short_first)[0] is not None:
+            return True
+        return self.mates(INF)
+
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
@@ -248,22 +261,25 @@ class _Settings:
     strict: bool
     longer_ok: bool
     fail_fast: bool = False
+    # sound_report(): stop as soon as the problem cannot be sound.
+    sound_only: bool = False
 
 
 class _Stop(Exception):
-    """A defect was found and the caller asked to stop at the first one."""
+    """The caller asked to stop at a finding like this one (or, in
+    sound_report(), at an attacker alternative that mates)."""
 
 
 class _Findings(list):
-    """The report's findings; with ``fail_fast`` the first defect ends the verification."""
+    """The report's findings; a finding of a severity in ``stop_at`` ends the verification."""
 
-    def __init__(self, fail_fast: bool) -> None:
+    def __init__(self, stop_at: frozenset[str]) -> None:
         super().__init__()
-        self.fail_fast = fail_fast
+        self.stop_at = stop_at
 
     def append(self, finding: Finding) -> None:  # type: ignore[override]
         super().append(finding)
-        if self.fail_fast and finding.severity == DEFECT:
+        if finding.severity in self.stop_at:
             raise _Stop
 
 
@@ -295,9 +311,63 @@ def verify(
     ``node_limit`` bound the whole verification; what they stop is reported
     as ``unknown``; ``memory_limit_mb`` bounds the search table as in
     ``solve()``.  ``fail_fast`` stops at the first defect (the report is
-    then incomplete but its verdict, ``unsound``, is right): for composing.
+    then incomplete but its verdict, ``unsound``, is right).
     A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
+    return _verification(problem, variant=variant, defender_hand=defender_hand, length=length, solution=solution,
+                         strict=strict, longer_with_leftover_ok=longer_with_leftover_ok, time_limit=time_limit,
+                         node_limit=node_limit, memory_limit_mb=memory_limit_mb, progress=progress, options=options,
+                         fail_fast=fail_fast)[0]
+
+
+def sound_report(
+    problem: "Problem | str | Position",
+    *,
+    variant: "Variant | str | None" = None,
+    defender_hand: str | None = None,
+    length: int | None = None,
+    solution: "list[str] | None" = None,
+    strict: bool = False,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory_limit_mb: float | None = None,
+    options: Options | None = None,
+) -> tuple[Report | None, int]:
+    """``(report, nodes)``: :func:`verify`'s report if the problem is sound,
+    else None, and the df-pn nodes spent.  For the composer and the census,
+    which only keep sound problems: the verification stops as soon as the
+    problem cannot be sound (a defect, a blemish, an unknown, or an attacker
+    alternative that mates at all, whose length and line are then not read:
+    they take most of verify's work, docs/performance.md).  A sound problem
+    gets the same report as from :func:`verify`, and the same searches but
+    at the last attacker turn, where, as with ``fail_fast``, an alternative
+    is only asked whether it mates.  Arguments as for :func:`verify`."""
+    report, stopped = _verification(problem, variant=variant, defender_hand=defender_hand, length=length,
+                                    solution=solution, strict=strict, longer_with_leftover_ok=False,
+                                    time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb,
+                                    progress=None, options=options, fail_fast=False, sound_only=True)
+    nodes = int(report.stats.get("nodes", 0))
+    return (report if not stopped and report.verdict == SOUND else None), nodes
+
+
+def _verification(
+    problem: "Problem | str | Position",
+    *,
+    variant: "Variant | str | None",
+    defender_hand: str | None,
+    length: int | None,
+    solution: "list[str] | None",
+    strict: bool,
+    longer_with_leftover_ok: bool,
+    time_limit: float | None,
+    node_limit: int | None,
+    memory_limit_mb: float | None,
+    progress: Callable[[dict], None] | None,
+    options: Options | None,
+    fail_fast: bool,
+    sound_only: bool = False,
+) -> tuple[Report, bool]:
+    """verify() and sound_report(): the report, and whether it stopped early."""
     time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
     length, solution = check_max_length(length, "length"), check_solution(solution)
     check_search_arguments(progress, options=options, strict=strict, fail_fast=fail_fast,
@@ -322,19 +392,21 @@ def verify(
     engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
                   progress=progress, options=options)
     report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
-    settings = _Settings(strict, longer_with_leftover_ok, fail_fast)
-    report.findings = _Findings(fail_fast)
+    settings = _Settings(strict, longer_with_leftover_ok, fail_fast, sound_only)
+    report.findings = _Findings(frozenset((DEFECT, BLEMISH, OPEN)) if sound_only
+                                else frozenset((DEFECT,)) if fail_fast else frozenset())
+    stopped = False
     try:
         with PausedGC():  # the table is large and acyclic (tsume.gcpause)
             _verify(engine, report, length, solution, settings)
     except _Stop:
-        pass
+        stopped = True
     finally:
         report.findings = list(report.findings)
         secs = time.perf_counter() - started
         report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table)}
     report.verdict = _verdict(report.findings)
-    return report
+    return report, stopped
 
 
 def _verdict(findings: list[Finding]) -> str:
@@ -590,7 +662,15 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
         report.alternatives.append(alt)
         prover.push(c)
         try:
-            if final and s.fail_fast and not prover.mates(0):
+            if s.sound_only and not final:
+                # Any mate here keeps the problem from being sound (yozume or
+                # detour alike): whether it mates is enough.
+                if prover.mates_at_all():
+                    alt.status = "mate"
+                    raise _Stop
+                alt.status = "nomate"
+                continue
+            if final and (s.fail_fast or s.sound_only) and not prover.mates(0):
                 # At the last turn a mate that is not at once is yozume
                 # whatever its length, and a defect stops a fail-fast run:
                 # whether it mates is enough.  Its exact length would take a

@@ -27,7 +27,7 @@ dict (picklable, JSON-ready)::
   problem without it is still **sound with the same length** (the composers'
   rule, as ``tsume compose``'s economy filter: a piece that only stops a
   second solution is doing its work).  ``solve()`` bounded by the length
-  screens first; ``verify()`` (fail fast) settles what it lets through.
+  screens first; ``verify()`` (``sound_report()``, which stops as soon as a problem cannot be sound) settles what it lets through.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..errors import TsumeError
 from ..notation import join_board
 from ..position import Position
 from ..solve import MATE, solve
-from ..verify import SOUND, UNKNOWN, UNSOUND, verify
+from ..verify import SOUND, UNKNOWN, UNSOUND, sound_report, verify
 
 if TYPE_CHECKING:  # pragma: no cover
     from .family import Family
@@ -108,10 +108,10 @@ def _sound_without(fen: str, family: "Family", length: int, node_limit: int) -> 
     nodes = int(r.stats.get("nodes", 0))
     if r.status != MATE or r.length != length:
         return False, nodes
-    rep = verify(pos, variant=family.variant, defender_hand=family.defender_hand, length=length,
-                 node_limit=node_limit, fail_fast=True)
-    nodes += int(rep.stats.get("nodes", 0))
-    return rep.verdict == SOUND and rep.length == length, nodes
+    rep, spent = sound_report(pos, variant=family.variant, defender_hand=family.defender_hand, length=length,
+                              node_limit=node_limit)
+    nodes += spent
+    return rep is not None and rep.length == length, nodes
 
 
 def classify(solved: "Solved", family: "Family", node_limit: int = NODE_LIMIT) -> dict[str, Any]:

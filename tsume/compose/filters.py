@@ -6,7 +6,8 @@
    lengths;
 3. **te-amari repair**: a mate that ends with pieces in the attacker's hand
    is tried again with those pieces taken out of the hand (a few rounds);
-4. **sound**: ``verify()`` (fail fast, default switches; ``strict`` also
+4. **sound**: ``verify()`` (through ``sound_report()``, which stops as soon
+   as the problem cannot be sound; default switches; ``strict`` also
    demands a unique attacker move in every variation) calls it ``sound``;
 5. **economy**: a man whose removal leaves a problem still sound with the
    same length is redundant: it is removed and the smaller problem kept
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import TsumeError
 from ..solve import Result, solve
-from ..verify import SOUND, Report, verify
+from ..verify import Report, sound_report
 from .candidate import Candidate
 
 __all__ = ["Limits", "Outcome", "consider", "mate", "repair", "sound", "economise", "STAGES"]
@@ -112,11 +113,10 @@ def sound(c: Candidate, limits: Limits, length: int | None = None) -> tuple[Repo
     """The verify report of ``c`` if it is sound (and, given ``length``, of
     that length), else None; and the nodes spent."""
     try:
-        r = verify(c.fen(), variant=c.variant, defender_hand=c.defender, node_limit=limits.verify_nodes,
-                   strict=limits.strict, fail_fast=True, length=length)
+        return sound_report(c.fen(), variant=c.variant, defender_hand=c.defender, node_limit=limits.verify_nodes,
+                            strict=limits.strict, length=length)
     except TsumeError:
         return None, 0
-    return (r if r.verdict == SOUND else None), r.stats.get("nodes", 0)
 
 
 def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, Report, list[str], int]:
