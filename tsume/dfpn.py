@@ -187,7 +187,7 @@ class DfPn:
         else:
             self.table.pop_anchor()
 
-    def shortest(self, b: int, descend: bool = False) -> tuple[int | None, bool]:
+    def shortest(self, b: int, descend: bool = False, exact: bool = True) -> tuple[int | None, bool]:
         """The least bound within which the current position is mated (counted
         plies: odd with the attacker to move, even with the defender), at most
         ``b`` -- None if it is not mated within ``b`` -- and whether an answer
@@ -207,6 +207,10 @@ class DfPn:
         (each disproof on the way up primes the table for the next bound, a
         lone disproof just below the answer has no such help; measured in
         docs/performance.md).
+
+        Not ``exact``: the first proof's length is returned as it is (it
+        bounds the mate from above), for a caller that only asks whether
+        there is a mate: the same searches until then, no climb.
         """
         low = 1 if self.pos.turn == self.attacker else 0
         top = min(b, self.options.short_first)
@@ -222,6 +226,8 @@ class DfPn:
             return None, on_line
         # A proof of some length is in hand (or, through other hands, of none known).
         upper = min(self.table.proof_length(self.pos.hash, self.path), b)
+        if not exact:
+            return upper, on_line
         if not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
             v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
             return (upper if v is None else v), on_line | dep

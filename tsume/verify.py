@@ -228,15 +228,10 @@ class _Prover:
 
     def mates_at_all(self) -> bool:
         """Is the current position mated at any length?  The searches of
-        :meth:`value` up to its first proof (the bounds up to
-        ``Options.short_first``, then one without a bound), without the climb
-        to the exact length; so where there is no mate, the same searches.
-        Raises SearchLimit."""
-        e = self.engine
-        low = 1 if self.pos.turn == self.attacker else 0
-        if e._first_mated(low, e.options.short_first)[0] is not None:
-            return True
-        return self.mates(INF)
+        :meth:`value` up to its first proof, without the climb to the exact
+        length; so where there is no mate, the same searches.  Raises
+        SearchLimit."""
+        return self.engine.shortest(INF, exact=False)[0] is not None
 
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
