@@ -13,9 +13,10 @@ import random
 import pytest
 
 import tsume.solve as solve_module
-from tsume.conventions import tsume_position
+from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from tsume.generate import random_tsume
+from tsume.position import Position
 from tsume.solve import _Extractor
 
 
@@ -75,3 +76,44 @@ def test_pruned_and_full_readings_agree_on_random_mates(variant, monkeypatch):
         assert pruned[:2] == full[:2], pos.fen()
         compared += 1
     assert compared >= 25, compared
+
+
+def test_uselessness_is_asked_only_of_defences_that_could_be_longest(monkeypatch):
+    """At a defender node of value b, a defence mated within b - 3 is not a
+    longest defence, useless interposition or not, so the reader does not ask
+    (the test is dear when it fails: docs/performance.md, "Verify").  The main
+    line of ruth-L07-0011 has such an interposition."""
+    pos = tsume_position("2P1ks1L6 b LPS 1", "rutherford", defender_hand="none")
+    engine = DfPn(pos, node_limit=400_000)
+    assert engine._solve(INF) == PROVEN
+    v = engine.shortest(INF)[0]
+    read: list[tuple[str, int]] = []  # (defender node, its value) as read
+    asked: set[tuple[str, int]] = set()  # (defender node, defence) asked "useless?"
+    original_read, original_useless = _Extractor._defender_line, _Extractor.useless
+
+    def reading(self, b, lo, hi):
+        read.append((self.pos.fen(), b))
+        return original_read(self, b, lo, hi)
+
+    def asking(self, d, b, ranged=None):
+        asked.add((self.pos.fen(), d))
+        return original_useless(self, d, b, ranged)
+
+    monkeypatch.setattr(_Extractor, "_defender_line", reading)
+    monkeypatch.setattr(_Extractor, "useless", asking)
+    moves, _left = _Extractor(engine).attacker_line(v)
+    monkeypatch.undo()
+    assert len(moves) == 7
+    skipped = 0
+    for fen, b in read:
+        node = Position(fen, "rutherford")
+        ranged = ranged_checkers(node)
+        for d in node.evasions():
+            after = node.copy()
+            after.push(d)
+            sooner = b >= 4 and DfPn(after).search(b - 3) == PROVEN
+            # (The reading may stop before the last defences, when the
+            # leftover tie-break is decided: those are not asked either.)
+            assert not (sooner and (fen, d) in asked), (fen, node.move_str(d), b)
+            skipped += sooner and bool(interposition_square(node, d, ranged))
+    assert skipped >= 1  # the interposition the reading no longer tests

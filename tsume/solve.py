@@ -335,20 +335,33 @@ class _Extractor:
         h = self._enter()
         try:
             ranged = ranged_checkers(pos)
-            counted = [d for d in sorted(pos.evasions()) if not self.useless(d, b, ranged)]
+            defences = sorted(pos.evasions())
             if not thorough:
                 # Any longest defence will do: those the table already
                 # disproves within b - 3 first.
-                counted.sort(key=lambda d: not self._known(d, b - 3, proven=False))
+                defences.sort(key=lambda d: not self._known(d, b - 3, proven=False))
             best: tuple[list[int], int] | None = None
             ceiling = hi  # the leftover a defence must stay under
             longest = False
-            for d in counted:
+            sooner: list[int] = []
+            for d in defences:
+                # A defence mated sooner is not a longest one, whether or not
+                # it is a useless interposition, so that test, dear when it
+                # fails (docs/performance.md, "Verify"), is made only for the
+                # others.
                 pos.push(d)
                 try:
-                    if b >= 4 and self._search(b - 3):
-                        continue  # mated sooner: not a longest defence
-                    longest = True
+                    shorter = b >= 4 and self._search(b - 3)
+                finally:
+                    pos.pop()
+                if shorter:
+                    sooner.append(d)
+                    continue
+                if self.useless(d, b, ranged):
+                    continue
+                longest = True
+                pos.push(d)
+                try:
                     moves, left = self.attacker_line(b - 1, lo, ceiling)
                 finally:
                     pos.pop()
@@ -360,6 +373,8 @@ class _Extractor:
                     ceiling = left
                     if ceiling <= lo or ceiling <= least:
                         break  # the caller keeps more elsewhere, or none can leave less
+            # Every defence a useless interposition: the line ends here.
+            counted = longest or any(not self.useless(d, b, ranged) for d in sooner)
         finally:
             self._leave(h)
         if not counted:
