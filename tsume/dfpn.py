@@ -38,7 +38,7 @@ from typing import Final
 
 from .conventions import interposition_square, recaptures
 from .gcpause import PausedGC
-from .hands import INF, NOT_PROVEN, Entry, HandOps, HandTable
+from .hands import INF, NOT_PROVEN, Entry, HandOps, HandTable, Probe
 from .interrupt import check_signals
 from .position import Position
 
@@ -81,16 +81,19 @@ class Options:
     max_depth: int = 500
 
 
-class _Kid:
-    """A child of an expanded node, as :meth:`DfPn._children` makes it.
+class _Kid(Probe):
+    """A child of an expanded node, as :meth:`DfPn._children` makes it, with
+    its value as the parent last looked it up (the :class:`Probe` fields,
+    which :meth:`DfPn._value` fills).
 
     A class with typed fields, not a list: compiled, its fields are read
     directly instead of through list indexing and unboxing."""
 
-    __slots__ = ("m", "h", "checker", "group", "bkey", "a", "d", "ki", "sign", "pn", "dn")
+    __slots__ = ("m", "h", "checker", "group", "bkey", "a", "d", "ki", "sign", "ipn", "idn")
 
     def __init__(self, m: int, h: int, checker: int, group: int, bkey: int, a: int, d: int,
-                 ki: int, sign: int, pn: int, dn: int) -> None:
+                 ki: int, sign: int, ipn: int, idn: int) -> None:
+        super().__init__()
         self.m = m  # the move
         self.h = h  # the child's position hash
         self.checker = checker  # an interposition's checker square (0: not an interposition)
@@ -100,8 +103,8 @@ class _Kid:
         self.d = d  # the defender's packed hand in the child
         self.ki = ki  # the hand kind the move drops (-1 sign) or captures (+1 sign)
         self.sign = sign  # -1 drop, +1 capture, 0 neither
-        self.pn = pn  # initial numbers of an unseen child
-        self.dn = dn
+        self.ipn = ipn  # initial numbers of an unseen child
+        self.idn = idn
 
 
 class DfPn:
@@ -373,7 +376,8 @@ class DfPn:
         # Children only ever get stronger in the table (a proof stays a proof,
         # and a repetition disproof rests on this unchanging line), so each
         # child is looked up once and again only after it has been searched.
-        vals = [self._value(kid, b, path) for kid in kids]
+        for kid in kids:
+            self._value(kid, b, path)
         last = -1
         gc_runs = self.gc_runs
         result: tuple[int, int]
@@ -382,9 +386,10 @@ class DfPn:
                 if gc_runs != self.gc_runs:
                     # A collection distrusts older proofs (tsume.hands): look again.
                     gc_runs = self.gc_runs
-                    vals = [self._value(kid, b, path) for kid in kids]
+                    for kid in kids:
+                        self._value(kid, b, path)
                 elif last >= 0:
-                    vals[last] = self._value(kids[last], b, path)
+                    self._value(kids[last], b, path)
                 if or_node:
                     best = -1
                     pn1 = pn2 = INF
@@ -400,7 +405,11 @@ class DfPn:
                     dl = 0
                     d_exact = filtered > 0
                     for i, kid in enumerate(kids):
-                        cpn, cdn, cx, crep, ce = vals[i]
+                        cpn = kid.pn
+                        cdn = kid.dn
+                        cx = kid.x
+                        crep = kid.rep
+                        ce = kid.entry
                         if cpn < pn1:
                             pn2 = pn1
                             pn1 = cpn
@@ -482,7 +491,11 @@ class DfPn:
                     disproved = None
                     line_rep: set[int] | None = None
                     for i, kid in enumerate(kids):
-                        cpn, cdn, cx, crep, ce = vals[i]
+                        cpn = kid.pn
+                        cdn = kid.dn
+                        cx = kid.x
+                        crep = kid.rep
+                        ce = kid.entry
                         if cx == -1:
                             used_useless = True
                         if cdn == 0:
@@ -583,38 +596,42 @@ class DfPn:
             del path[h]
         return result
 
-    def _value(self, kid: _Kid, b: int, path: dict[int, int]) -> tuple[int, int, int, tuple | None, "Entry | None"]:
-        """``(pn, dn, x, rep, entry)`` of a child of a node searched to ``b``,
-        as the table and the useless-interposition rule give it.  A method,
-        and the table called directly, not a closure over bound methods: in
-        compiled code those are generic Python calls that box every argument
-        (docs/performance.md, "Verify")."""
+    def _value(self, kid: _Kid, b: int, path: dict[int, int]) -> None:
+        """Fill ``kid``'s value (its :class:`Probe` fields) as a child of a
+        node searched to ``b``, from the table and the useless-interposition
+        rule.  A method, and the table called directly, not a closure over
+        bound methods: in compiled code those are generic Python calls that
+        box every argument (docs/performance.md, "Verify")."""
         kh = kid.h
         if kh in path:
-            return INF, 0, INF, (kh,), None
+            kid.set(INF, 0, INF, (kh,), None)
+            return
         cb = b - 1
-        v = self.table.lookup_key(kh, kid.bkey, kid.a, kid.d, cb, path)
+        self.table.lookup_into(kid, kh, kid.bkey, kid.a, kid.d, cb, path)
         # A disproof without a real bound means no mate at all, which a
         # useless interposition needs; skipping the test there also keeps
         # unbounded searches from nesting unbounded useless tests.
-        if v[1] == 0 and kid.checker and cb < UNBOUNDED:
+        if kid.dn == 0 and kid.checker and cb < UNBOUNDED:
             useless, on_line, bounded = self._useless(kid.m, kid.checker, b)
             # A verdict that rested on repetitions of the line (in R or
             # the test positions) holds only on this line, and so does
             # what follows from it: the proof or the disproof.
             if useless:
-                return 0, INF, -1, tuple(path) if on_line else None, None
+                kid.set(0, INF, -1, tuple(path) if on_line else None, None)
+                return
             if on_line:
-                return INF, 0, v[2], tuple(path), None
-            if bounded and v[2] > cb:
+                kid.set(INF, 0, kid.x, tuple(path), None)
+                return
+            if bounded and kid.x > cb:
                 # "Not useless" only because another defence escapes
                 # within this bound: at a larger one the interposition
                 # may be useless, and its own disproof then no defence,
                 # so what follows from it holds up to this bound only.
-                return INF, 0, cb, v[3], v[4]
-        if self.options.heuristic_init and v[4] is None and v[0] == 1 and v[1] == 1 and not self.table.known(kh):
-            return kid.pn, kid.dn, 0, None, None
-        return v
+                kid.x = cb
+                return
+        if (self.options.heuristic_init and kid.entry is None and kid.pn == 1 and kid.dn == 1
+                and not self.table.known(kh)):
+            kid.set(kid.ipn, kid.idn, 0, None, None)
 
     def _store_line_proof(self, h: int, length: int, rep: "tuple | set | None", start_nodes: int) -> bool:
         """Store a proof that rests on the line, if it does (``rep``, this

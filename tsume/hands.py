@@ -59,7 +59,7 @@ from typing import Final
 
 from .position import Position
 
-__all__ = ["HandTable", "Entry", "INF", "NOT_PROVEN", "HandOps", "FIELD_BITS"]
+__all__ = ["HandTable", "Entry", "Probe", "INF", "NOT_PROVEN", "HandOps", "FIELD_BITS"]
 
 # Final: compiled code inlines these constants; a plain module global is a
 # dictionary lookup by name, then an unboxing, at every use (docs/performance.md).
@@ -164,6 +164,34 @@ class Entry:
         self.lp_epoch = 0
 
 
+class Probe:
+    """What a table lookup found for one position: ``pn``, ``dn``; ``x``, the
+    proof length of a proof or the disproven bound of a disproof; ``rep``, the
+    positions a repetition disproof or a line proof rests on; ``entry``, the
+    entry whose proof or disproof was used (for its hands).
+
+    A class, filled in place: compiled, its fields are read and written
+    unboxed, where a lookup returning a tuple allocated one and boxed its
+    numbers for every child of every node searched (docs/performance.md,
+    "Verify")."""
+
+    __slots__ = ("pn", "dn", "x", "rep", "entry")
+
+    def __init__(self) -> None:
+        self.pn = 1
+        self.dn = 1
+        self.x = 0
+        self.rep: tuple | None = None
+        self.entry: Entry | None = None
+
+    def set(self, pn: int, dn: int, x: int, rep: tuple | None, entry: "Entry | None") -> None:
+        self.pn = pn
+        self.dn = dn
+        self.x = x
+        self.rep = rep
+        self.entry = entry
+
+
 class HandTable:
     """Transposition table for one search."""
 
@@ -249,28 +277,33 @@ class HandTable:
     def lookup_key(
         self, h: int, bkey: int, a: int, d: int, b: int, path: dict[int, int]
     ) -> tuple[int, int, int, tuple | None, Entry | None]:
-        """``(pn, dn, x, rep, entry)`` of a position at bound ``b``.
+        """``(pn, dn, x, rep, entry)`` of a position at bound ``b`` (see :class:`Probe`)."""
+        out = Probe()
+        self.lookup_into(out, h, bkey, a, d, b, path)
+        return out.pn, out.dn, out.x, out.rep, out.entry
 
-        ``x`` is the proof length of a proof or the disproven bound of a
-        disproof; ``rep`` the positions a repetition disproof rests on;
-        ``entry`` the entry whose proof or disproof was used (for its hands).
-        """
+    def lookup_into(self, out: Probe, h: int, bkey: int, a: int, d: int, b: int, path: dict[int, int]) -> None:
+        """What the table knows of a position at bound ``b``, into ``out``."""
         e = self.entries.get(h)
         floor = self.floor
         if e is not None:
             if e.proven_b <= b and e.p_epoch >= floor:
-                return 0, INF, e.proven_b, None, e
+                out.set(0, INF, e.proven_b, None, e)
+                return
             if e.lp_b <= b and self._line_proof_holds(e, path):
-                return 0, INF, e.lp_b, tuple(e.lp_rep or ()), e
+                out.set(0, INF, e.lp_b, tuple(e.lp_rep or ()), e)
+                return
             if e.disproven_b >= b:
-                return INF, 0, e.disproven_b, None, e
+                out.set(INF, 0, e.disproven_b, None, e)
+                return
             rep = e.rep
             if rep is not None and e.rep_b >= b:
                 for k in rep:
                     if k not in path:
                         break
                 else:
-                    return INF, 0, e.rep_b, tuple(rep), e
+                    out.set(INF, 0, e.rep_b, tuple(rep), e)
+                    return
         if self.dominance:
             lst = self.by_board.get(bkey)
             if lst is not None:
@@ -280,13 +313,16 @@ class HandTable:
                     if (o.proven_b <= b and not o.p_exact and not anchored and o.p_epoch >= floor
                             and ops.ge(a, o.ph) and ops.ge(o.du, d)):
                         self.dominance_hits += 1
-                        return 0, INF, o.proven_b, None, o
+                        out.set(0, INF, o.proven_b, None, o)
+                        return
                     if o.disproven_b >= b and not o.d_exact and ops.ge(o.dh, a) and ops.ge(d, o.dl):
                         self.dominance_hits += 1
-                        return INF, 0, o.disproven_b, None, o
+                        out.set(INF, 0, o.disproven_b, None, o)
+                        return
         if e is not None and e.b == b:
-            return e.pn, e.dn, 0, None, None
-        return 1, 1, 0, None, None
+            out.set(e.pn, e.dn, 0, None, None)
+            return
+        out.set(1, 1, 0, None, None)
 
     # --- store -----------------------------------------------------------------
 
