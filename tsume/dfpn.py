@@ -285,8 +285,9 @@ class DfPn:
         t = self.table
         a = t.ops.pack(pos.hands[self.attacker])
         d = t.ops.pack(pos.hands[self.attacker ^ 1])
-        pn, dn, _, _, _ = t.lookup_key(h, h ^ pos.hand_zobrist(), a, d, b, self.path)
-        return pn, dn
+        out = Probe()
+        t.lookup_into(out, h, h ^ pos.hand_zobrist(), a, d, b, self.path)
+        return out.pn, out.dn
 
     def _tick_after(self, nodes: int) -> int:
         nxt = (nodes | 1023) + 1

@@ -274,14 +274,6 @@ class HandTable:
 
     # --- lookup ----------------------------------------------------------------
 
-    def lookup_key(
-        self, h: int, bkey: int, a: int, d: int, b: int, path: dict[int, int]
-    ) -> tuple[int, int, int, tuple | None, Entry | None]:
-        """``(pn, dn, x, rep, entry)`` of a position at bound ``b`` (see :class:`Probe`)."""
-        out = Probe()
-        self.lookup_into(out, h, bkey, a, d, b, path)
-        return out.pn, out.dn, out.x, out.rep, out.entry
-
     def lookup_into(self, out: Probe, h: int, bkey: int, a: int, d: int, b: int, path: dict[int, int]) -> None:
         """What the table knows of a position at bound ``b``, into ``out``."""
         e = self.entries.get(h)
