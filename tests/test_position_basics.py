@@ -98,18 +98,20 @@ def test_push_pop_restores_fen_and_hash(variant, start, seed):
         ms = p.legal_moves()
         if not ms:
             break
-        history.append((p.fen(), p.hash, p.key()))
+        history.append((p.fen(), p.hash, p.handz, p.key()))
         p.push(rng.choice(ms))
-        # incremental hash == hash of the same position read from scratch
+        # incremental hashes == hashes of the same position read from scratch
         fresh = Position(p.fen(), variant)
         assert fresh.hash == p.hash
+        assert fresh.handz == p.handz
         assert fresh.key() == p.key()
         assert fresh.fen() == p.fen()
     while history:
-        fen, h, key = history.pop()
+        fen, h, hz, key = history.pop()
         p.pop()
         assert p.fen() == fen
         assert p.hash == h
+        assert p.handz == hz
         assert p.key() == key
 
 

@@ -71,3 +71,26 @@ def test_the_main_line_climbs_down_from_the_solve(variant, text, defender):
     up_length = ex.shortest(_proof_length(climb, INF))
     assert (up_length, ex.attacker_line(up_length)[0]) == (length, moves)
     assert down < climb.nodes - before, (down, climb.nodes - before)
+
+
+def test_a_position_not_mated_within_a_smaller_bound_looks_harder_to_prove():
+    # The next step of a climb meets the positions the last one disproved:
+    # the table gives them a larger proof number than unseen ones, so the
+    # attacker tries other checks first (hands.DISPROVEN_BELOW_PN).
+    from tsume.hands import DISPROVEN_BELOW_PN, Probe
+
+    pos = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
+    engine = DfPn(pos)
+    engine.anchor(engine.pos.hash)
+    engine.pos.push(engine.pos.parse_move("C*1"))
+    assert engine.search(5) == "disproven"
+    p = engine.pos
+    out = Probe()
+    table = engine.table
+    a, d = table.ops.pack(p.hands[engine.attacker]), table.ops.pack(p.hands[engine.attacker ^ 1])
+    table.lookup_into(out, p.hash, p.hash ^ p.handz, a, d, 7, engine.path)
+    assert (out.pn, out.dn) == (DISPROVEN_BELOW_PN, 1) and DISPROVEN_BELOW_PN > 1
+    table.lookup_into(out, p.hash ^ 1, p.hash ^ 1 ^ p.handz, a, d, 7, engine.path)  # a position never seen
+    assert (out.pn, out.dn) == (1, 1)
+    table.lookup_into(out, p.hash, p.hash ^ p.handz, a, d, 5, engine.path)
+    assert out.dn == 0

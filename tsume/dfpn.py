@@ -286,7 +286,7 @@ class DfPn:
         a = t.ops.pack(pos.hands[self.attacker])
         d = t.ops.pack(pos.hands[self.attacker ^ 1])
         out = Probe()
-        t.lookup_into(out, h, h ^ pos.hand_zobrist(), a, d, b, self.path)
+        t.lookup_into(out, h, h ^ pos.handz, a, d, b, self.path)
         return out.pn, out.dn
 
     def _tick_after(self, nodes: int) -> int:
@@ -327,7 +327,7 @@ class DfPn:
         ops = table.ops
         attacker = self.attacker
         or_node = pos.turn == attacker
-        handz = pos.hand_zobrist()
+        handz = pos.handz
         bkey = h ^ handz
         hand_a = ops.pack(pos.hands[attacker])
         hand_d = ops.pack(pos.hands[attacker ^ 1])

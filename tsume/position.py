@@ -49,7 +49,8 @@ class Position:
     11
     """
 
-    __slots__ = ("t", "board", "occ", "hands", "turn", "kings", "hash", "_first_move", "_first_turn", "_stack", "filtered")
+    __slots__ = ("t", "board", "occ", "hands", "turn", "kings", "hash", "handz", "_first_move", "_first_turn", "_stack",
+                 "filtered")
 
     t: Tables
     board: list[int]
@@ -58,6 +59,9 @@ class Position:
     turn: int
     kings: list[int]
     hash: int
+    #: the part of ``hash`` that comes from the hands, kept up to date by
+    #: push/pop (the search keys its table on ``hash ^ handz`` at every node)
+    handz: int
 
     # --- construction ---------------------------------------------------
 
@@ -108,12 +112,15 @@ class Position:
                 h ^= t.z_board[v][s]
                 if t.royal[v]:
                     self.kings[v & 1] = s
+        hz = 0
         for c in (BLACK, WHITE):
             for ki, cnt in enumerate(self.hands[c]):
-                h ^= t.z_hand[c][ki][cnt]
+                hz ^= t.z_hand[c][ki][cnt]
+        h ^= hz
         if self.turn == WHITE:
             h ^= t.z_side
         self.hash = h
+        self.handz = hz
         self._stack: list[tuple[int, int, int, int, int, int, int]] = []
         self._first_turn = self.turn
         #: moves the last legal_moves()/checks() call dropped for the
@@ -160,6 +167,7 @@ class Position:
         p.turn = self.turn
         p.kings = self.kings[:]
         p.hash = self.hash
+        p.handz = self.handz
         p._first_move = self.move_number
         p._first_turn = self.turn
         p._stack = []
@@ -254,6 +262,7 @@ class Position:
                 occ[c ^ 1] ^= 1 << to
                 zb = t.z_board
                 self.hash = h ^ t.z_from[v][frm] ^ zb[cap][to] ^ zb[nv][to] ^ t.z_hand_up[c][ki][cnt] ^ t.z_side
+                self.handz ^= t.z_hand_step[c][ki][cnt]
             else:
                 board[to] = v
                 self.occ[c] ^= fp
@@ -270,6 +279,7 @@ class Position:
             hand[ki] = cnt
             self.occ[c] ^= fp
             self.hash = h ^ t.z_hand_up[c][ki][cnt] ^ t.z_board[v][to]
+            self.handz ^= t.z_hand_step[c][ki][cnt]
             cap = 0
         # (move, captured piece, hash before) come first: repetitions() and
         # tsume.conventions read them.
@@ -289,12 +299,22 @@ class Position:
             board[to] = cap
             if cap:
                 self.occ[c ^ 1] ^= 1 << to
-                self.hands[c][self.t.hand_kind[cap]] -= 1
+                t = self.t
+                ki = t.hand_kind[cap]
+                hand = self.hands[c]
+                cnt = hand[ki] - 1
+                hand[ki] = cnt
+                self.handz ^= t.z_hand_step[c][ki][cnt]
             if self.kings[c] == to:
                 self.kings[c] = frm
         else:
             board[to] = 0
-            self.hands[c][self.t.face_kind[v >> 1]] += 1
+            t = self.t
+            ki = t.face_kind[v >> 1]
+            hand = self.hands[c]
+            cnt = hand[ki]
+            hand[ki] = cnt + 1
+            self.handz ^= t.z_hand_step[c][ki][cnt]
         return m
 
     @property
@@ -575,16 +595,6 @@ class Position:
             zh = t.z_hand[c][ki]
             return h ^ zb[v][frm] ^ zb[cap][to] ^ zh[cnt] ^ zh[cnt + 1] ^ zb[t.flip[v]][to]
         return h ^ zb[v][frm] ^ zb[v][to]
-
-    def hand_zobrist(self) -> int:
-        """The part of the hash that comes from the hands (``hash ^ hand_zobrist()`` keys the board)."""
-        t = self.t
-        h = 0
-        for c in (BLACK, WHITE):
-            zc = t.z_hand[c]
-            for ki, cnt in enumerate(self.hands[c]):
-                h ^= zc[ki][cnt]
-        return h
 
     def drop_check_kinds(self) -> int:
         """Bit ``ki`` set when a drop of kind ``ki`` (either face allowed) would check the enemy king.

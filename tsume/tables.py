@@ -90,6 +90,7 @@ class Tables:
     # Hash steps for make/unmake, side to move folded in (one lookup and XOR fewer per move):
     z_hand_up: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] ^ z_side
     z_from: list[list[int]]           # [v][s] -> z_board[v][s] ^ z_side (the square a piece leaves)
+    z_hand_step: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] (Position.handz)
 
 
 def _leap_moves(s: int, targets: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
@@ -265,6 +266,7 @@ def tables_for(variant: Variant, n: int) -> Tables:
     z_side = zrng.getrandbits(ZOBRIST_BITS)
     z_hand_up = [[[zh[i] ^ zh[i + 1] ^ z_side for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
     z_from = [[z ^ z_side for z in zv] for zv in z_board]
+    z_hand_step = [[[zh[i] ^ zh[i + 1] for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
 
     royal_kind = next(i for i, k in enumerate(kinds) if k.royal)
     return Tables(
@@ -307,4 +309,5 @@ def tables_for(variant: Variant, n: int) -> Tables:
         z_side=z_side,
         z_hand_up=z_hand_up,
         z_from=z_from,
+        z_hand_step=z_hand_step,
     )
