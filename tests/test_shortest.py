@@ -94,3 +94,27 @@ def test_a_position_not_mated_within_a_smaller_bound_looks_harder_to_prove():
     assert (out.pn, out.dn) == (1, 1)
     table.lookup_into(out, p.hash, p.hash ^ p.handz, a, d, 5, engine.path)
     assert out.dn == 0
+
+
+def test_a_position_left_open_at_a_smaller_bound_keeps_its_numbers():
+    # Its proof and disproof numbers there are the table's guess at a larger
+    # bound (not (1, 1) as for a position never seen).
+    from tsume.hands import NOT_PROVEN, Probe
+
+    pos = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
+    engine = DfPn(pos, node_limit=300)
+    engine.anchor(engine.pos.hash)
+    engine.pos.push(engine.pos.parse_move("C*1"))
+    assert engine.search(15) == "unknown"
+    table = engine.table
+    left_open = [(h, e) for h, e in table.entries.items()
+                 if e.b >= 0 and e.proven_b == NOT_PROVEN and e.disproven_b < 0 and e.rep is None
+                 and (e.pn, e.dn) != (1, 1)]
+    assert left_open
+    out = Probe()
+    for h, e in left_open:
+        # (-1: a board key that lists no entry, so only the position's own entry answers)
+        table.lookup_into(out, h, -1, 0, 0, e.b + 2, {})
+        assert (out.pn, out.dn) == (e.pn, e.dn)
+        table.lookup_into(out, h, -1, 0, 0, e.b - 2, {})  # a smaller bound: nothing known
+        assert (out.pn, out.dn) == (1, 1)
