@@ -1,7 +1,7 @@
 """What keeps the search's overheads down: the collector paused during a
-search (tsume.gcpause), 62-bit Zobrist keys (unboxed in compiled code) and the
-move cache of DfPn -- each checked present, bounded and without effect on
-any answer."""
+search (tsume.gcpause), 62-bit Zobrist keys (unboxed in compiled code), the
+move cache of DfPn and its widened thresholds (fewer nodes expanded again) --
+each checked present, bounded and without effect on any answer."""
 
 from __future__ import annotations
 
@@ -80,3 +80,24 @@ def test_move_cache_is_used_bounded_and_changes_no_answer():
     assert tight.search(13) == "proven" and tight.search(11) == "disproven"
     assert 0 < len(tight._kids) <= 64
     assert solve(THIRTEEN, variant="rutherford", memory_limit_mb=0.05).mainline == solve(THIRTEEN, variant="rutherford").mainline
+
+
+def test_one_plus_epsilon_keeps_the_answers_and_expands_less():
+    # The widened thresholds (Options.one_plus_epsilon) change only how often
+    # nodes are expanded again: the same answers, here in fewer nodes.
+    from tsume.conventions import tsume_position
+    from tsume.dfpn import Options
+
+    pos = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
+
+    def climb(options: Options) -> tuple[list[str], int]:
+        engine = DfPn(pos, options=options)
+        engine.anchor(engine.pos.hash)
+        engine.pos.push(engine.pos.parse_move("C*1"))
+        return [engine.search(b) for b in (9, 11, 13, 15)], engine.nodes
+
+    plain, plain_nodes = climb(Options(one_plus_epsilon=0))
+    wide, wide_nodes = climb(Options())
+    assert Options().one_plus_epsilon > 0
+    assert plain == wide == ["disproven"] * 4
+    assert wide_nodes < plain_nodes
