@@ -237,8 +237,9 @@ class Position:
         """Make a move (no legality check: use :meth:`push_str` or :meth:`is_legal`)."""
         # The hot path of every search: locals instead of repeated attribute
         # lookups, the occupancy change from one table (_FOOTPRINT), hash steps
-        # with the side to move folded in (tables.z_from, tables.z_hand_up), and
-        # what pop needs kept on the stack rather than worked out again.
+        # with the side to move folded in (tables.z_from), one hand step
+        # (tables.z_hand_step) serving both the hash and handz, and what pop
+        # needs kept on the stack rather than worked out again.
         t = self.t
         c = self.turn
         frm = m & 127
@@ -261,8 +262,9 @@ class Position:
                 occ[c] ^= fp
                 occ[c ^ 1] ^= 1 << to
                 zb = t.z_board
-                self.hash = h ^ t.z_from[v][frm] ^ zb[cap][to] ^ zb[nv][to] ^ t.z_hand_up[c][ki][cnt] ^ t.z_side
-                self.handz ^= t.z_hand_step[c][ki][cnt]
+                step = t.z_hand_step[c][ki][cnt]
+                self.hash = h ^ t.z_from[v][frm] ^ zb[cap][to] ^ zb[nv][to] ^ step
+                self.handz ^= step
             else:
                 board[to] = v
                 self.occ[c] ^= fp
@@ -278,8 +280,9 @@ class Position:
             cnt = hand[ki] - 1
             hand[ki] = cnt
             self.occ[c] ^= fp
-            self.hash = h ^ t.z_hand_up[c][ki][cnt] ^ t.z_board[v][to]
-            self.handz ^= t.z_hand_step[c][ki][cnt]
+            step = t.z_hand_step[c][ki][cnt]
+            self.hash = h ^ step ^ t.z_side ^ t.z_board[v][to]
+            self.handz ^= step
             cap = 0
         # (move, captured piece, hash before) come first: repetitions() and
         # tsume.conventions read them.

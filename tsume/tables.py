@@ -87,10 +87,11 @@ class Tables:
     z_board: list[list[int]]         # [v][s]
     z_hand: list[list[list[int]]]    # [c][kind][count]
     z_side: int
-    # Hash steps for make/unmake, side to move folded in (one lookup and XOR fewer per move):
-    z_hand_up: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] ^ z_side
+    # Hash steps for make/unmake: a board move's side to move folded in (one
+    # lookup and XOR fewer per move), a hand count's change (the hash's and
+    # Position.handz's):
     z_from: list[list[int]]           # [v][s] -> z_board[v][s] ^ z_side (the square a piece leaves)
-    z_hand_step: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1] (Position.handz)
+    z_hand_step: list[list[list[int]]]  # [c][kind][count] -> z_hand[count] ^ z_hand[count + 1]
 
 
 def _leap_moves(s: int, targets: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
@@ -264,7 +265,6 @@ def tables_for(variant: Variant, n: int) -> Tables:
         for ki in range(len(kinds)):
             z_hand[c][ki][0] = 0  # an empty hand contributes nothing
     z_side = zrng.getrandbits(ZOBRIST_BITS)
-    z_hand_up = [[[zh[i] ^ zh[i + 1] ^ z_side for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
     z_from = [[z ^ z_side for z in zv] for zv in z_board]
     z_hand_step = [[[zh[i] ^ zh[i + 1] for i in range(max_count)] + [0] for zh in zc] for zc in z_hand]
 
@@ -307,7 +307,6 @@ def tables_for(variant: Variant, n: int) -> Tables:
         z_board=z_board,
         z_hand=z_hand,
         z_side=z_side,
-        z_hand_up=z_hand_up,
         z_from=z_from,
         z_hand_step=z_hand_step,
     )
