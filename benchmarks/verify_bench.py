@@ -7,6 +7,8 @@ limit cut short (a finding ``unknown``: their time and nodes are the limit's,
 not the verification's; the time limit is wall-clock, so on a busy machine
 give it room).  ``--slowest N`` lists the slowest
 problems.  ``--save FILE`` writes one JSON line per problem, to compare runs.
+``--exact-lengths`` (or ``--length-budget N``) sets verify's length budget
+(docs/verify.md), which the default run keeps at its default.
 
     .venv/bin/python benchmarks/verify_bench.py bench-ito bench-rutherford --time-limit 60 --slowest 10
 
@@ -24,7 +26,7 @@ import time
 
 import tsume
 from tsume.collection import load, locate
-from tsume.verify import verify
+from tsume.verify import LENGTH_BUDGET, verify
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -39,7 +41,11 @@ def main() -> int:
     ap.add_argument("--id", dest="ids", action="append", help="only this problem (repeatable)")
     ap.add_argument("--slowest", type=int, default=5, help="list the N slowest problems (default 5)")
     ap.add_argument("--save", metavar="FILE", help="one JSON line per problem")
+    ap.add_argument("--length-budget", type=int, default=LENGTH_BUDGET, metavar="N",
+                    help=f"verify's length budget in nodes (default {LENGTH_BUDGET:,})")
+    ap.add_argument("--exact-lengths", action="store_true", help="no length budget (every length read exactly)")
     args = ap.parse_args()
+    budget = None if args.exact_lengths else args.length_budget
     print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
     out = open(args.save, "w") if args.save else None
     for name in args.collections:
@@ -49,11 +55,15 @@ def main() -> int:
         rows = []
         for pr in problems:
             started = time.process_time()
-            report = verify(pr, time_limit=args.time_limit)
+            report = verify(pr, time_limit=args.time_limit, length_budget=budget)
             secs = time.process_time() - started
             row = {"collection": name, "id": pr.id, "length": report.length, "verdict": report.verdict,
                    "seconds": round(secs, 4), "nodes": report.stats["nodes"],
-                   "cut": any(f.kind == "unknown" for f in report.findings)}
+                   "cut": any(f.kind == "unknown" for f in report.findings),
+                   "bounded": sum(not a.exact for a in report.alternatives),
+                   # what the length budget may change, to compare runs
+                   "alternatives": [[a.ply, a.move, a.status, a.kind, a.length, a.length_min]
+                                    for a in report.alternatives]}
             rows.append(row)
             if out:
                 out.write(json.dumps(row) + "\n")
@@ -67,7 +77,9 @@ def main() -> int:
               f"p90 {quantile(secs, 0.9):.2f}, p99 {quantile(secs, 0.99):.2f}, max {max(secs):.2f}, "
               f"total {sum(secs):.1f}; over 1 s: {sum(s > 1 for s in secs)}, over 10 s: {sum(s > 10 for s in secs)}; "
               f"nodes median {statistics.median(nodes):,.0f}, max {max(nodes):,}; "
-              f"cut short by the time limit ({args.time_limit:g} s): {cut}", flush=True)
+              f"cut short by the time limit ({args.time_limit:g} s): {cut}; "
+              f"alternatives past the length budget: {sum(r['bounded'] for r in rows)} "
+              f"(in {sum(r['bounded'] > 0 for r in rows)} problems)", flush=True)
         for r in sorted(rows, key=lambda r: -r["seconds"])[: args.slowest]:
             print(f"  {r['id']}: {r['seconds']:.2f} s, {r['nodes']:,} nodes, length {r['length']}, {r['verdict']}"
                   + (" (cut short)" if r["cut"] else ""))

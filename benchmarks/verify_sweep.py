@@ -5,7 +5,8 @@ Random positions are solved with ``--bound``; those that mate in
 alternative that verify() values at every attacker turn of the main line
 (with the earlier positions of the line on the repetition path, as the
 conventions say) is solved again by the reference solver: a mate of at most
-``--cap`` plies must have the same length in the reference, anything else must
+``--cap`` plies must have the same length in the reference (one past
+verify's length budget, a length within its bounds), anything else must
 have no mate within ``--refute-cap`` plies (refuting every check exhaustively
 costs far more than finding a mate).  An exception out of verify() is an internal error.  Alternatives
 that verify() left ``unknown`` (its node limit) and reference searches over
@@ -118,13 +119,20 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
             # the smaller --refute-cap (an exhaustive search of every check).
             claimed = a.length if a.status == "mate" and a.length <= args.cap else None
             cap = claimed if claimed is not None else args.refute_cap
+            if a.status == "mate" and not a.exact and claimed is None:
+                cap = min(cap, a.length_min - 1)  # past the length budget: no mate below length_min
             try:
                 ref = reference_length(pos, line[: a.ply - 1], q.parse_move(a.move), cap)
             except OverBudget:
                 tally.over += 1
                 continue
             tally.alternatives += 1
-            if ref != claimed:
+            if not a.exact and claimed is not None:
+                # Past verify's length budget: only bounds are claimed.
+                if ref is None or not a.length_min <= ref <= a.length:
+                    tally.bad.append(f"DISAGREE {where}: ply {a.ply} {a.move}: verify mates in {a.length_min} to "
+                                     f"{a.length}, reference {ref}")
+            elif ref != claimed:
                 tally.bad.append(f"DISAGREE {where}: ply {a.ply} {a.move}: verify {a.status} {a.length}, reference {ref}")
     tally.cpu = time.process_time() - started
     return tally

@@ -707,6 +707,11 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move everywhere: final move, detours, variations.")
 @click.option("--longer-ok", "longer_ok", is_flag=True, help='Excuse a variation "2 plies longer, pieces left".')
 @limit_options
+@click.option("--length-budget", "length_budget", type=COUNT, default=None, metavar="N",
+              help="Nodes for a mating alternative's exact length, and again for its best line (default 200,000); "
+                   "past them its length is shown as bounds, with a mating line.")
+@click.option("--exact-lengths", "exact_lengths", is_flag=True,
+              help="Read every mating alternative's exact length and best line, however long it takes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @verbose_option
 @quiet_option
@@ -724,6 +729,8 @@ def verify_command(
     time_limit: float | None,
     node_limit: int | None,
     memory_mb: float | None,
+    length_budget: int | None,
+    exact_lengths: bool,
     as_json: bool,
     verbose: bool,
     quiet: bool,
@@ -735,10 +742,13 @@ def verify_command(
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
     proof), 2 bad input, 70 internal error.
     """
-    from .verify import UNKNOWN, UNSOUND, format_report, verify
+    from .verify import LENGTH_BUDGET, UNKNOWN, UNSOUND, format_report, verify
 
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE (every problem, or one with --id ID)")
+    if exact_lengths and length_budget is not None:
+        raise TsumeError("--length-budget and --exact-lengths exclude each other")
+    budget = None if exact_lengths else length_budget if length_budget is not None else LENGTH_BUDGET
     problems = load_problems(position, file, pid, variant_spec, every=True)
     if problems[0].source is not None:  # from a collection, which states its own
         if stated_length is not None or solution is not None:
@@ -762,6 +772,7 @@ def verify_command(
             node_limit=node_limit,
             memory_limit_mb=memory_mb,
             progress=_progress_printer(not quiet),
+            length_budget=budget,
         )
         reports.append(report)
         if not as_json:

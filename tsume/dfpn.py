@@ -46,7 +46,7 @@ from .position import Position
 # Bounds at least this large are "no bound": nested searches subtract from INF.
 UNBOUNDED: Final = INF >> 1
 
-__all__ = ["DfPn", "INF", "SearchLimit", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
+__all__ = ["DfPn", "INF", "SearchLimit", "OverBudget", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
 
 PROVEN: Final = "proven"
 DISPROVEN: Final = "disproven"
@@ -55,6 +55,15 @@ UNKNOWN: Final = "unknown"
 
 class SearchLimit(Exception):
     """Raised inside the search when a node, time or memory bound is reached."""
+
+
+class OverBudget(SearchLimit):
+    """Raised when one question's own node budget (:meth:`DfPn.shortest_within`)
+    is spent.  Unlike the engine's limits it stops only that question."""
+
+
+# No question budget set (see DfPn.shortest_within).
+_NO_BUDGET: Final = 1 << 62
 
 
 @dataclass
@@ -159,7 +168,10 @@ class DfPn:
         # Anchors on the line, innermost last: exact (True) or not (see anchor()).
         self._anchor_kinds: list[bool] = []
         self.exact_anchors: set[int] = set()
-        # _tick runs when nodes reaches this: every 1024 nodes, and exactly at the node limit.
+        # The node count at which the current question's budget is spent.
+        self._budget_end = _NO_BUDGET
+        # _tick runs when nodes reaches this: every 1024 nodes, and exactly at
+        # the node limit and at the end of a question's budget.
         self._next_tick = self._tick_after(0)
 
     # --- public ------------------------------------------------------------
@@ -222,44 +234,79 @@ class DfPn:
         bounds the mate from above), for a caller that only asks whether
         there is a mate: the same searches until then, no climb.
         """
+        v, _low, on_line = self._shortest(b, descend, exact, None)
+        return v, on_line
+
+    def set_budget(self, nodes: int | None) -> None:
+        """From now on raise OverBudget once ``nodes`` more nodes are spent
+        (None: no budget).  A budget bounds one question of a caller that
+        has an answer without it (a length as a bound, any line instead of
+        the best): unlike the engine's limits, it leaves the engine running."""
+        self._budget_end = _NO_BUDGET if nodes is None else self.nodes + nodes
+        if self._next_tick != 0:  # (0: a limit stopped the engine for good)
+            self._next_tick = self._tick_after(self.nodes)
+
+    def shortest_within(self, b: int, budget: int) -> tuple[int | None, int, bool]:
+        """:meth:`shortest` with at most ``budget`` nodes for the climb from a
+        first proof to the exact length: ``(upper, low, on_line)``, the
+        position being mated within ``upper`` and not within any bound below
+        ``low`` (``low == upper``: the exact length; ``upper`` None: not mated
+        within ``b``).  The searches up to the first proof are not budgeted
+        (whether there is a mate is never left open); only the engine's own
+        limits stop them.  Raises SearchLimit."""
+        return self._shortest(b, False, True, budget)
+
+    def _shortest(self, b: int, descend: bool, exact: bool, budget: int | None) -> tuple[int | None, int, bool]:
         low = 1 if self.pos.turn == self.attacker else 0
-        top = min(b, self.options.short_first)
-        v, on_line = self._first_mated(low, top)
+        v, nxt, on_line = self._first_mated(low, min(b, self.options.short_first))
         if v is not None:
-            return v, on_line
-        nxt = low + 2 * len(range(low, top + 1, 2))  # the first bound not tried yet
+            return v, v, on_line
         if nxt > b:
-            return None, on_line
+            return None, nxt, on_line
         status, dep = self._nested(None, b)
         on_line |= dep
         if status != PROVEN:
-            return None, on_line
+            return None, nxt, on_line
         # A proof of some length is in hand (or, through other hands, of none known).
         upper = min(self.table.proof_length(self.pos.hash, self.path), b)
         if not exact:
-            return upper, on_line
-        if not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
-            v, dep = self._first_mated(nxt, upper - 1)  # every bound below upper
-            return (upper if v is None else v), on_line | dep
+            return upper, nxt, on_line
+        if budget is not None or not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
+            v, reached, dep = self._first_mated(nxt, upper - 1, budget)  # every bound below upper
+            if v is None:
+                return upper, min(reached, upper), on_line | dep  # (reached < upper: the budget ran out)
+            return v, v, on_line | dep
         while upper - 2 >= nxt:
             status, dep = self._nested(None, upper - 2)
             on_line |= dep
             if status != PROVEN:
                 break
             upper = min(self.table.proof_length(self.pos.hash, self.path), upper - 2)
-        return upper, on_line
+        return upper, upper, on_line
 
-    def _first_mated(self, low: int, high: int) -> tuple[int | None, bool]:
+    def _first_mated(self, low: int, high: int, budget: int | None = None) -> tuple[int | None, int, bool]:
         """The first of the bounds ``low``, ``low + 2``, ... up to ``high`` within
-        which the current position is mated (None if none), and whether an
-        answer it rests on holds only on the current line."""
+        which the current position is mated (None if none), the first bound
+        not disproved, and whether an answer it rests on holds only on the
+        current line.  With a ``budget``, the searches stop when they have
+        spent that many nodes (the engine's own limits still raise)."""
         on_line = False
-        for v in range(low, high + 1, 2):
-            status, dep = self._nested(None, v)
-            on_line |= dep
-            if status == PROVEN:
-                return v, on_line
-        return None, on_line
+        if budget is not None:
+            self.set_budget(budget)
+        try:
+            while low <= high:
+                status, dep = self._nested(None, low)
+                on_line |= dep
+                if status == PROVEN:
+                    return low, low, on_line
+                low += 2
+        except OverBudget:
+            if budget is None:
+                raise  # an enclosing question's budget: not this loop's to end
+        finally:
+            if budget is not None:
+                self.set_budget(None)
+        return None, low, on_line
 
     def stats(self) -> dict:
         secs = time.perf_counter() - self.started
@@ -299,7 +346,11 @@ class DfPn:
     def _tick_after(self, nodes: int) -> int:
         nxt = (nodes | 1023) + 1
         limit = self.node_limit
-        return nxt if limit is None or limit < nodes or nxt < limit else limit
+        if limit is not None and nodes <= limit < nxt:
+            nxt = limit
+        if nodes < self._budget_end < nxt:
+            nxt = self._budget_end
+        return nxt
 
     def _tick(self) -> None:
         check_signals()  # Ctrl-C: compiled code never runs signal handlers by itself
@@ -318,6 +369,8 @@ class DfPn:
         if self.progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
             self.progress(self.stats())
+        if self.nodes >= self._budget_end:
+            raise OverBudget("node budget")  # this question only: later ones go on
 
     # --- the search --------------------------------------------------------------
 

@@ -386,6 +386,56 @@ class _Extractor:
             return [], hi  # every line leaves at least hi: the caller keeps its own
         return best
 
+    def proof_line(self, b: int) -> list[int]:
+        """A mating line within ``b`` from here, read off the table's proofs
+        alone, for a mate whose length is known only as a bound (verify's
+        length budget): each attacker move is the check with the shortest
+        stored proof within what is left, each defence the one with the
+        longest.  Not the best line, which costs the disproofs this one is
+        read without.  Only probes: the positions it passes are not put on
+        the line, so a move that would repeat one of them, or the line
+        already, is passed over.  A defence the table does not prove is
+        taken for a useless interposition, which is tested only where no
+        defence is proven (the mate ends the line there); where that test
+        fails, or no check is proven, the table cannot give a line and
+        none is read (empty)."""
+        pos, engine = self.pos, self.engine
+        moves: list[int] = []
+        seen = {pos.hash}
+        try:
+            while True:
+                attacker = pos.turn == self.attacker
+                if attacker and b < 1:
+                    return []
+                best, best_len = -1, -1
+                unproven: list[int] = []
+                for m in sorted(pos.checks() if attacker else pos.evasions()):
+                    pos.push(m)
+                    try:
+                        n = -1  # repeats, or not known to be mated within b - 1
+                        if pos.hash not in seen and pos.hash not in engine.path and engine._probe(b - 1)[0] == 0:
+                            n = min(engine.table.proof_length(pos.hash, engine.path), b - 1)
+                    finally:
+                        pos.pop()
+                    if n < 0:
+                        unproven.append(m)
+                    elif best < 0 or (n < best_len if attacker else n > best_len):
+                        best, best_len = m, n
+                if best < 0:
+                    if attacker:
+                        return []
+                    ranged = ranged_checkers(pos)
+                    if all(self.useless(d, b, ranged) for d in unproven):
+                        return list(moves)  # mated: no counted defence left
+                    return []
+                pos.push(best)
+                moves.append(best)
+                seen.add(pos.hash)
+                b -= 1
+        finally:
+            for _ in moves:
+                pos.pop()
+
     def _known(self, m: int, b: int, proven: bool) -> bool:
         """Does the table already prove (or with ``proven`` false, disprove)
         the move ``m``'s position within ``b``?  Only orders moves: the search

@@ -28,10 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arguments import check_limits, check_max_length, check_search_arguments, check_solution
+from .arguments import check_limits, check_max_length, check_positive_int, check_search_arguments, check_solution
 from .collection import Problem
 from .conventions import hand_count, tsume_position
-from .dfpn import INF, PROVEN, DfPn, Options, SearchLimit
+from .dfpn import INF, PROVEN, DfPn, Options, OverBudget, SearchLimit
 from .errors import MoveError
 from .gcpause import PausedGC
 from .position import Position
@@ -51,6 +51,7 @@ __all__ = [
     "UNSOUND",
     "UNKNOWN",
     "FINDING_KINDS",
+    "LENGTH_BUDGET",
 ]
 
 SOUND, FLAWED, UNSOUND, UNKNOWN = "sound", "flawed", "unsound", "unknown"
@@ -73,6 +74,15 @@ FINDING_KINDS = (
     "unknown",
 )
 DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
+
+#: verify()'s default length budget, in nodes: what a mating attacker
+#: alternative's exact length may cost beyond its first proof, and again its
+#: best line.  A long alternative's exact length needs a disproof two plies
+#: short of it, which grows some fivefold every two plies: in bench-ito,
+#: 14 of 1,537 mating alternatives (in 10 of 145 problems) cost more than
+#: this, and one of them more than 1.7 million nodes per bound past 27
+#: plies (docs/performance.md, "Verify").
+LENGTH_BUDGET = 200_000
 
 
 @dataclass
@@ -106,7 +116,10 @@ class Alternative:
     (``ply``, counted from 1, is that turn's ply of the main line).
 
     ``status`` is ``mate``, ``nomate`` or ``unknown``; ``length`` counts the
-    plies from this move to the mate (the move included).
+    plies from this move to the mate (the move included).  ``exact`` false:
+    the length budget ran out (:func:`verify`), so ``length`` is only a
+    proven upper bound, ``length_min`` the least length not disproved, and
+    ``line`` a mating line that is not necessarily the best one.
     """
 
     ply: int
@@ -116,6 +129,13 @@ class Alternative:
     length: int | None = None
     line: list[str] = field(default_factory=list)
     kind: str | None = None  # yozume / final-move-alternative / detour for a mating one
+    exact: bool = True
+    length_min: int | None = None
+
+    def length_text(self) -> str:
+        """``in 13 plies``; with bounds ``in 11 to 17 plies``."""
+        text = _length_text(self.length or 0, None if self.exact else self.length_min)
+        return text + (" (not its best line)" if not self.exact and self.length_min == self.length else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -126,6 +146,8 @@ class Alternative:
             "length": self.length,
             "line": self.line,
             "kind": self.kind,
+            "exact": self.exact,
+            "length_min": self.length_min,
         }
 
 
@@ -222,6 +244,29 @@ class _Prover:
         Raises SearchLimit."""
         return self.engine.shortest(INF)[0]
 
+    def value_within(self, budget: int) -> tuple[int | None, int]:
+        """:meth:`value` with at most ``budget`` nodes for the climb from its
+        first proof to the exact length: ``(upper, low)``, mated within
+        ``upper`` and not within any bound below ``low`` (equal: the exact
+        value; ``upper`` None: no mate).  Raises SearchLimit."""
+        v, low, _ = self.engine.shortest_within(INF, budget)
+        return v, low
+
+    def line_within(self, v: int, thorough: bool, budget: int) -> list[int] | None:
+        """The moves of :meth:`best_line`, or None if ``budget`` nodes do not
+        read it.  Raises SearchLimit."""
+        self.engine.set_budget(budget)
+        try:
+            return self.best_line(v, thorough)[0]
+        except OverBudget:
+            return None
+        finally:
+            self.engine.set_budget(None)
+
+    def proof_line(self, b: int) -> list[int]:
+        """A mating line within ``b``, not the best (:meth:`_Extractor.proof_line`)."""
+        return self.ex.proof_line(b)
+
     def mates(self, b: int) -> bool:
         """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
         return self.engine._nested(None, b)[0] == PROVEN
@@ -258,6 +303,9 @@ class _Settings:
     fail_fast: bool = False
     # sound_report(): stop as soon as the problem cannot be sound.
     sound_only: bool = False
+    # Nodes for a mating alternative's exact length, and again for its best
+    # line, beyond its first proof (None: no budget).
+    length_budget: int | None = None
 
 
 class _Stop(Exception):
@@ -293,6 +341,7 @@ def verify(
     progress: Callable[[dict], None] | None = None,
     options: Options | None = None,
     fail_fast: bool = False,
+    length_budget: int | None = LENGTH_BUDGET,
 ) -> Report:
     """Verify a tsume's soundness.
 
@@ -307,12 +356,17 @@ def verify(
     as ``unknown``; ``memory_limit_mb`` bounds the search table as in
     ``solve()``.  ``fail_fast`` stops at the first defect (the report is
     then incomplete but its verdict, ``unsound``, is right).
-    A bad argument raises a :class:`~tsume.errors.TsumeError`.
+    ``length_budget`` bounds the nodes spent on a mating attacker
+    alternative's exact length, and again on its best line, beyond its first
+    proof: past it the alternative is reported with its proven bounds and a
+    mating line (``Alternative.exact`` false); None reads every one exactly,
+    however long that takes.  Whether an alternative mates is never left to
+    a budget.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
     return _verification(problem, variant=variant, defender_hand=defender_hand, length=length, solution=solution,
                          strict=strict, longer_with_leftover_ok=longer_with_leftover_ok, time_limit=time_limit,
                          node_limit=node_limit, memory_limit_mb=memory_limit_mb, progress=progress, options=options,
-                         fail_fast=fail_fast)[0]
+                         fail_fast=fail_fast, length_budget=check_positive_int(length_budget, "length_budget", "a number of nodes"))[0]
 
 
 def sound_report(
@@ -361,6 +415,7 @@ def _verification(
     options: Options | None,
     fail_fast: bool,
     sound_only: bool = False,
+    length_budget: int | None = None,
 ) -> tuple[Report, bool]:
     """verify() and sound_report(): the report, and whether it stopped early."""
     time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
@@ -387,7 +442,7 @@ def _verification(
     engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
                   progress=progress, options=options)
     report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
-    settings = _Settings(strict, longer_with_leftover_ok, fail_fast, sound_only)
+    settings = _Settings(strict, longer_with_leftover_ok, fail_fast, sound_only, length_budget)
     report.findings = _Findings(frozenset((DEFECT, BLEMISH, OPEN)) if sound_only
                                 else frozenset((DEFECT,)) if fail_fast else frozenset())
     stopped = False
@@ -679,28 +734,17 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 else:
                     alt.status = "nomate"
                 continue
-            v = prover.value()
-            if v is None:
-                alt.status = "nomate"
-                continue
-            alt.status, alt.length = "mate", 1 + v
-            # Its line is shown, and tells a detour from a second solution;
-            # after the last attacker turn there is no later main-line
-            # position to come back to, so any line of its length will do,
-            # and it costs far less than the leftover tie-break.
-            line, _left = prover.best_line(v, thorough=not final)
-            alt.line = [alt.move] + _strings(prover.pos, line)[0]
-            # Does its own best line come back to a later main-line position?
             # Not the final position: two lines that only meet at the mate are
             # two solutions, not one solution with a detour.
-            q = prover.pos.copy()
-            later = set(keys_after[i + 1:total - 1])
-            back = q.key() in later
-            for m in line:
-                if back:
-                    break
-                q.push(m)
-                back = q.key() in later
+            read = _read_alternative(prover, final, s.length_budget, set(keys_after[i + 1:total - 1]))
+            if read is None:
+                alt.status = "nomate"
+                continue
+            v, low, line, back = read
+            alt.status, alt.length = "mate", 1 + v
+            alt.line = [alt.move] + _strings(prover.pos, line)[0]
+            if low is not None:
+                alt.exact, alt.length_min = False, 1 + low
             if final and alt.length == 1:
                 alt.kind = "final-move-alternative"
                 sev = DEFECT if s.strict else BLEMISH
@@ -708,17 +752,69 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
             elif back:
                 alt.kind = "detour"
                 sev = DEFECT if s.strict else BLEMISH
-                msg = f"ply {i + 1}: {alt.readable} also mates in {alt.length}, by a detour back into the main line"
+                within = f"in {alt.length}" if alt.exact else alt.length_text()
+                msg = f"ply {i + 1}: {alt.readable} also mates {within}, by a detour back into the main line"
             else:
                 alt.kind = "yozume"
                 sev = DEFECT
-                msg = f"ply {i + 1}: {alt.readable} also mates, in {plies(alt.length)}"
+                msg = f"ply {i + 1}: {alt.readable} also mates, {alt.length_text()}"
             report.findings.append(Finding(alt.kind, sev, msg, ply=i + 1, move=alt.move, length=alt.length, line=alt.line))
         except SearchLimit as exc:
             alt.status = "unknown"
             report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i + 1, move=alt.move))
         finally:
             prover.pop()
+
+
+def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: set[tuple]
+                      ) -> tuple[int, int | None, list[int], bool] | None:
+    """The value of the alternative just played (None: it does not mate),
+    with ``(v, low, line, back)``: ``low`` None when ``v`` is its exact value
+    and ``line`` its best line (after the last attacker turn, any line of
+    that length: there is no later main-line position to come back to, and
+    it costs far less than the leftover tie-break), else the least value
+    not disproved, ``v`` only a proven bound and ``line`` a mating line read
+    off the proofs (the length budget ran out); ``back``: the line comes back
+    to a position of ``later`` (main-line keys): a detour."""
+    if budget is None:
+        v = prover.value()
+        if v is None:
+            return None
+        line, _left = prover.best_line(v, thorough=not final)
+        return v, None, line, _comes_back(prover.pos, line, later)
+    v, low = prover.value_within(budget)
+    if v is None:
+        return None
+    best = prover.line_within(v, not final, budget) if low == v else None
+    if best is not None:
+        return v, None, best, _comes_back(prover.pos, best, later)
+    line = prover.proof_line(v)
+    if _comes_back(prover.pos, line, later):
+        # A detour is told by the best line, and this one is not: read it
+        # whatever it costs rather than call a blemish a second solution
+        # (or the other way round) on a line that may not be the best.
+        return _read_alternative(prover, final, None, later)
+    return v, low, line, False
+
+
+def _length_text(length: int, least: int | None) -> str:
+    """``in 13 plies``, or ``in 11 to 13 plies`` when the mate is known only
+    to take from ``least`` to ``length`` plies."""
+    if least is None or least == length:
+        return f"in {plies(length)}"
+    return f"in {least} to {plies(length)}"
+
+
+def _comes_back(pos: Position, line: list[int], later: set[tuple]) -> bool:
+    """Does ``line`` from ``pos`` pass a position whose key is in ``later``?"""
+    q = pos.copy()
+    if q.key() in later:
+        return True
+    for m in line:
+        q.push(m)
+        if q.key() in later:
+            return True
+    return False
 
 
 def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Report, s: _Settings) -> None:
@@ -746,7 +842,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                 var.line, var.readable_line = [var.move] + line_str, [var.readable] + line_readable
                 var.leftover = _leftover(prover.pos, line, prover.attacker)
                 if s.strict:
-                    _variation_alternatives(prover, i, var, line, report)
+                    _variation_alternatives(prover, i, var, line, report, s.length_budget)
             finally:
                 prover.pop()
         except SearchLimit as exc:
@@ -769,7 +865,8 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
             ))
 
 
-def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, line: list[int], report: Report) -> None:
+def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, line: list[int], report: Report,
+                            budget: int | None) -> None:
     """Strict mode: every attacker turn of a variation's line must have one mating move."""
     depth = 0
     try:
@@ -781,13 +878,14 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
                     name = prover.pos.move_readable(c)
                     prover.push(c)
                     try:
-                        v = prover.value()
+                        v, low = prover.value_within(budget) if budget is not None else (prover.value(), None)
                     finally:
                         prover.pop()
                     if v is not None:
+                        within = _length_text(1 + v, None if low is None else 1 + low)
                         report.findings.append(Finding(
                             "variation-alternative", DEFECT,
-                            f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, in {plies(1 + v)}",
+                            f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, {within}",
                             ply=i + 1, move=var.move, length=1 + v,
                         ))
             prover.push(m)
@@ -825,7 +923,7 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
             if a.status == "unknown":
                 out.append(f"  {a.ply:>3}. {a.readable}: unknown (stopped by a limit)")
             else:
-                out.append(f"  {a.ply:>3}. {a.readable}: {a.kind}, mate in {a.length}: {' '.join(a.line)}")
+                out.append(f"  {a.ply:>3}. {a.readable}: {a.kind}, mate {a.length_text()}: {' '.join(a.line)}")
     if report.findings:
         out.append("Findings:")
         for f in report.findings:
