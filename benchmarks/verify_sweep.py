@@ -33,7 +33,7 @@ from pathlib import Path
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.solve import solve
-from tsume.verify import verify
+from tsume.verify import LENGTH_BUDGET, verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from budgeted_reference import BudgetedReferenceSolver, OverBudget  # noqa: E402
@@ -56,12 +56,13 @@ class Tally:
     alternatives: int = 0      # compared with the reference
     unknown: int = 0           # left unknown by verify()'s node limit
     over: int = 0              # over the reference's budget
+    bounded: int = 0           # of the compared, past verify()'s length budget (bounds checked)
     bad: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     cpu: float = 0.0
 
     def add(self, other: "Tally") -> None:
-        for name in ("seeds", "problems", "alternatives", "unknown", "over"):
+        for name in ("seeds", "problems", "alternatives", "unknown", "over", "bounded"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for n, c in other.by_length.items():
             self.by_length[n] = self.by_length.get(n, 0) + c
@@ -95,7 +96,7 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
         if s.status != "mate" or s.length < args.min_length:
             continue
         try:
-            r = verify(raw, variant=variant, defender_hand=dh, node_limit=args.nodes)
+            r = verify(raw, variant=variant, defender_hand=dh, node_limit=args.nodes, length_budget=args.length_budget)
         except Exception as exc:  # the point of the sweep: none may escape
             tally.errors.append(f"ERROR {where}: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
             continue
@@ -127,6 +128,7 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
                 tally.over += 1
                 continue
             tally.alternatives += 1
+            tally.bounded += not a.exact
             if not a.exact and claimed is not None:
                 # Past verify's length budget: only bounds are claimed.
                 if ref is None or not a.length_min <= ref <= a.length:
@@ -152,6 +154,8 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=200_000, help="verify() node limit (default 200000)")
     ap.add_argument("--solve-nodes", type=int, default=50_000, help="node limit of the first solve (default 50000)")
     ap.add_argument("--budget", type=int, default=100_000, help="reference nodes per alternative (default 100000)")
+    ap.add_argument("--length-budget", type=int, default=LENGTH_BUDGET, metavar="N",
+                    help=f"verify()'s length budget (default {LENGTH_BUDGET}; a small one checks the bounds it leaves)")
     ap.add_argument("--profile", choices=sorted(PROFILES), default="wide", help="random material (default wide)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--chunk", type=int, default=50, help="seeds per task (default 50)")
@@ -178,7 +182,8 @@ def main() -> int:
             lengths = " ".join(f"{n}:{c}" for n, c in sorted(total.by_length.items()))
             print(f"{variant} seeds {args.seeds}-{args.seeds + args.count - 1}: {total.problems} mates of "
                   f"{args.min_length}-{args.bound} plies verified (by length {lengths}), {len(total.errors)} internal "
-                  f"errors, {total.alternatives} alternatives compared (mates up to {args.cap}, refuted up to {args.refute_cap}), {len(total.bad)} disagreeing; "
+                  f"errors, {total.alternatives} alternatives compared (mates up to {args.cap}, refuted up to {args.refute_cap}; "
+                  f"{total.bounded} past the length budget {args.length_budget}), {len(total.bad)} disagreeing; "
                   f"skipped {total.unknown} unknown in verify, {total.over} over the reference budget; "
                   f"{total.cpu:.0f} s CPU", flush=True)
             failed |= bool(total.bad or total.errors)
