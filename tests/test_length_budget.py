@@ -125,7 +125,7 @@ def test_a_bad_budget_is_refused(bad):
 
 def test_the_cli_options():
     runner = CliRunner()
-    res = runner.invoke(main, ["verify", "--json", "--length-budget", "20000", "2+FkTg25 b C 1"])
+    res = runner.invoke(main, ["verify", "-q", "--json", "--length-budget", "20000", "2+FkTg25 b C 1"])
     assert res.exit_code == 1, res.output
     alts = json.loads(res.output)["problems"][0]["alternatives"]
     assert any(a["exact"] is False for a in alts)
