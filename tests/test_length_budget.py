@@ -16,7 +16,7 @@ from tsume.dfpn import INF, DfPn, OverBudget, SearchLimit
 from tsume.errors import TsumeError
 from tsume.position import Position
 from tsume.variant import get_variant
-from tsume.verify import verify
+from tsume.verify import LENGTH_BUDGET, verify
 
 # ito-L11-0003: mate in 11, but the first proof found is one of 25 plies.
 ROOT = "g+Tkt1F+hHC2K19 b G2P 1"
@@ -133,3 +133,5 @@ def test_the_cli_options():
     assert res.exit_code == 2 and "exclude each other" in res.output
     res = runner.invoke(main, ["verify", "--length-budget", "0", "2+FkTg25 b C 1"])
     assert res.exit_code == 2 and "Traceback" not in res.output
+    res = runner.invoke(main, ["verify", "--help"], terminal_width=200)
+    assert f"(default {LENGTH_BUDGET:,})" in " ".join(res.output.split())

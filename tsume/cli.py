@@ -708,7 +708,7 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
 @click.option("--longer-ok", "longer_ok", is_flag=True, help='Excuse a variation "2 plies longer, pieces left".')
 @limit_options
 @click.option("--length-budget", "length_budget", type=COUNT, default=None, metavar="N",
-              help="Nodes for a mating alternative's exact length, and again for its best line (default 200,000); "
+              help="Nodes for a mating alternative's exact length, and again for its best line (default 100,000); "
                    "past them its length is shown as bounds, with a mating line.")
 @click.option("--exact-lengths", "exact_lengths", is_flag=True,
               help="Read every mating alternative's exact length and best line, however long it takes.")

@@ -79,10 +79,10 @@ DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
 #: alternative's exact length may cost beyond its first proof, and again its
 #: best line.  A long alternative's exact length needs a disproof two plies
 #: short of it, which grows 2.5- to 5-fold every two plies: in bench-ito,
-#: 14 of 1,537 mating alternatives (in 10 of 145 problems) cost more than
+#: 24 of 1,537 mating alternatives (in 16 of 145 problems) cost more than
 #: this, and one of them (ito-L05-0013's C*8) 1.57 million nodes for its
 #: disproof within 26 plies alone (docs/performance.md, "Verify").
-LENGTH_BUDGET = 200_000
+LENGTH_BUDGET = 100_000
 
 
 @dataclass
