@@ -58,11 +58,11 @@ class SearchLimit(Exception):
 
 
 class OverBudget(SearchLimit):
-    """Raised when one question's own node budget (:meth:`DfPn.shortest_within`)
+    """Raised when one question's own node budget (:meth:`DfPn.set_budget`)
     is spent.  Unlike the engine's limits it stops only that question."""
 
 
-# No question budget set (see DfPn.shortest_within).
+# No question budget set (see DfPn.set_budget).
 _NO_BUDGET: Final = 1 << 62
 
 
@@ -252,8 +252,9 @@ class DfPn:
         position being mated within ``upper`` and not within any bound below
         ``low`` (``low == upper``: the exact length; ``upper`` None: not mated
         within ``b``).  The searches up to the first proof are not budgeted
-        (whether there is a mate is never left open); only the engine's own
-        limits stop them.  Raises SearchLimit."""
+        (whether there is a mate is never left open), nor is the climb when
+        the first proof gives no length to bound it by; only the engine's
+        own limits stop them.  Raises SearchLimit."""
         return self._shortest(b, False, True, budget)
 
     def _shortest(self, b: int, descend: bool, exact: bool, budget: int | None) -> tuple[int | None, int, bool]:
@@ -272,6 +273,11 @@ class DfPn:
         if not exact:
             return upper, nxt, on_line
         if budget is not None or not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
+            # A spent budget leaves ``upper`` as the answer's bound, so with
+            # no length known (a proof through other hands) the climb is not
+            # budgeted: it goes on to the exact length, as without a budget.
+            if upper >= UNBOUNDED:
+                budget = None
             v, reached, dep = self._first_mated(nxt, upper - 1, budget)  # every bound below upper
             if v is None:
                 return upper, min(reached, upper), on_line | dep  # (reached < upper: the budget ran out)

@@ -413,7 +413,7 @@ class _Extractor:
                     pos.push(m)
                     try:
                         n = -1  # repeats, or not known to be mated within b - 1
-                        if pos.hash not in seen and pos.hash not in engine.path and engine._probe(b - 1)[0] == 0:
+                        if pos.hash not in seen and engine._probe(b - 1)[0] == 0:  # (the probe fails the line's own)
                             n = min(engine.table.proof_length(pos.hash, engine.path), b - 1)
                     finally:
                         pos.pop()
