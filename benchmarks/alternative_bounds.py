@@ -3,6 +3,7 @@ exact length costs (docs/performance.md, "Verify").
 
 Run:  .venv/bin/python benchmarks/alternative_bounds.py POSITION MOVE BOUNDS
                                                        [--variant V] [--defender-hand H] [--node-limit N]
+                                                       [--option NAME=VALUE ...] [--entries]
 
 The attacker's MOVE is played from POSITION (the attacker to move; the
 position stays on the line, so a repetition of it fails for the attacker, as
@@ -16,7 +17,12 @@ table entries after it.  For example, the alternative that dominates
     .venv/bin/python benchmarks/alternative_bounds.py "2T1k5+P20 b C2G2H 1" "C*1" 1,3,5,7,9,11,13,15,17,19
 
 (bounds count from the position after the move, so 19 is "mated within 20
-plies of the alternative").  Run it under ``valgrind --tool=callgrind`` for
+plies of the alternative").  ``--option`` sets a field of
+:class:`tsume.dfpn.Options` (``--option one_plus_epsilon=8``, ``--option
+heuristic_init=true``) to compare the search's switches on one question;
+``--entries`` adds what the table's entries hold after each search: how many
+are proofs, disproofs (at any length or within a bound) and positions left
+open, which shows how much of the work went into the answer.  Run it under ``valgrind --tool=callgrind`` for
 instruction counts, which do not drift with the machine's load.
 """
 
@@ -25,9 +31,12 @@ from __future__ import annotations
 import argparse
 import time
 
+import dataclasses
+
 from tsume.conventions import tsume_position
-from tsume.dfpn import INF, DfPn
+from tsume.dfpn import INF, UNBOUNDED, DfPn, Options
 from tsume.errors import TsumeError
+from tsume.hands import NOT_PROVEN
 
 
 def main() -> int:
@@ -38,11 +47,15 @@ def main() -> int:
     ap.add_argument("--variant", default="ito")
     ap.add_argument("--defender-hand", default=None, help="rest (default), none or letters")
     ap.add_argument("--node-limit", type=int, default=None, help="stop each search after this many nodes in all")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a field of tsume.dfpn.Options (repeatable)")
+    ap.add_argument("--entries", action="store_true",
+                    help="also count the table's proofs, disproofs and open positions after each search")
     args = ap.parse_args()
     try:
         pos = tsume_position(args.position, args.variant, defender_hand=args.defender_hand)
         bounds = [int(x) for x in args.bounds.split(",")]
-        engine = DfPn(pos, node_limit=args.node_limit)
+        engine = DfPn(pos, node_limit=args.node_limit, options=parse_options(args.option))
         move = engine.pos.parse_move(args.move)
         if move not in engine.pos.checks():
             raise ValueError(f"{args.move} is not a check")
@@ -50,13 +63,49 @@ def main() -> int:
         engine.pos.push(move)
     except (TsumeError, ValueError) as exc:
         ap.error(str(exc))
-    print(f"{'bound':>6} {'answer':>10} {'nodes':>10} {'seconds':>8} {'entries':>9}")
+    print(f"{'bound':>6} {'answer':>10} {'nodes':>10} {'seconds':>8} {'entries':>9}"
+          + ("   proofs  no mate  bounded     open" if args.entries else ""))
     for b in bounds:
         n0, t0 = engine.nodes, time.process_time()
         status = engine.search(b if b >= 0 else INF)
         print(f"{b if b >= 0 else 'none':>6} {status:>10} {engine.nodes - n0:>10,} "
-              f"{time.process_time() - t0:>8.2f} {len(engine.table):>9,}", flush=True)
+              f"{time.process_time() - t0:>8.2f} {len(engine.table):>9,}"
+              + (" {:>8,} {:>8,} {:>8,} {:>8,}".format(*entry_kinds(engine)) if args.entries else ""), flush=True)
     return 0
+
+
+def parse_options(items: list[str]) -> Options:
+    """Options with the fields named in ``items`` (NAME=VALUE) set."""
+    fields = {f.name: f for f in dataclasses.fields(Options)}
+    values: dict[str, object] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or name not in fields:
+            raise ValueError(f"--option {item!r}: expected NAME=VALUE with NAME one of {', '.join(fields)}")
+        if fields[name].type in ("bool", bool):
+            if text.lower() not in ("true", "false", "1", "0"):
+                raise ValueError(f"--option {item!r}: {name} is true or false")
+            values[name] = text.lower() in ("true", "1")
+        else:
+            try:
+                values[name] = int(text)
+            except ValueError:
+                raise ValueError(f"--option {item!r}: {name} is a whole number") from None
+    return Options(**values)
+
+
+def entry_kinds(engine: DfPn) -> tuple[int, int, int, int]:
+    """The table's entries that hold a proof, a disproof at any length, a
+    disproof within a bound only (a repetition's too), and neither."""
+    proofs = nomate = bounded = 0
+    for e in engine.table.entries.values():
+        if e.proven_b < NOT_PROVEN or e.lp_rep is not None:
+            proofs += 1
+        elif e.disproven_b >= UNBOUNDED:
+            nomate += 1
+        elif e.disproven_b >= 0 or e.rep is not None:
+            bounded += 1
+    return proofs, nomate, bounded, len(engine.table) - proofs - nomate - bounded
 
 
 if __name__ == "__main__":
