@@ -246,9 +246,9 @@ class DfPn:
         if self._next_tick != 0:  # (0: a limit stopped the engine for good)
             self._next_tick = self._tick_after(self.nodes)
 
-    def shortest_within(self, b: int, budget: int) -> tuple[int | None, int, bool]:
-        """:meth:`shortest` with at most ``budget`` nodes for the climb from a
-        first proof to the exact length: ``(upper, low, on_line)``, the
+    def shortest_within(self, b: int, budget: int | None) -> tuple[int | None, int, bool]:
+        """:meth:`shortest` with at most ``budget`` nodes (None: no budget)
+        for the climb from a first proof to the exact length: ``(upper, low, on_line)``, the
         position being mated within ``upper`` and not within any bound below
         ``low`` (``low == upper``: the exact length; ``upper`` None: not mated
         within ``b``).  The searches up to the first proof are not budgeted

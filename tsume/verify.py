@@ -244,17 +244,19 @@ class _Prover:
         Raises SearchLimit."""
         return self.engine.shortest(INF)[0]
 
-    def value_within(self, budget: int) -> tuple[int | None, int]:
-        """:meth:`value` with at most ``budget`` nodes for the climb from its
-        first proof to the exact length: ``(upper, low)``, mated within
+    def value_within(self, budget: int | None) -> tuple[int | None, int]:
+        """:meth:`value` with at most ``budget`` nodes (None: no budget) for
+        the climb from its first proof to the exact length: ``(upper, low)``, mated within
         ``upper`` and not within any bound below ``low`` (equal: the exact
         value; ``upper`` None: no mate).  Raises SearchLimit."""
         v, low, _ = self.engine.shortest_within(INF, budget)
         return v, low
 
-    def line_within(self, v: int, thorough: bool, budget: int) -> list[int] | None:
+    def line_within(self, v: int, thorough: bool, budget: int | None) -> list[int] | None:
         """The moves of :meth:`best_line`, or None if ``budget`` nodes do not
-        read it.  Raises SearchLimit."""
+        read it (None: no budget, always read).  Raises SearchLimit."""
+        if budget is None:
+            return self.best_line(v, thorough)[0]
         self.engine.set_budget(budget)
         try:
             return self.best_line(v, thorough)[0]
@@ -776,16 +778,12 @@ def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: s
     not disproved, ``v`` only a proven bound and ``line`` a mating line read
     off the proofs (the length budget ran out); ``back``: the line comes back
     to a position of ``later`` (main-line keys): a detour."""
-    if budget is None:
-        v = prover.value()
-        if v is None:
-            return None
-        line, _left = prover.best_line(v, thorough=not final)
-        return v, None, line, _comes_back(prover.pos, line, later)
-    v, low = prover.value_within(budget)
+    v, low = prover.value_within(budget)  # (no budget: low == v, the exact value)
     if v is None:
         return None
-    best = prover.line_within(v, not final, budget) if low == v else None
+    # With no budget the best line is always read, so the call below for a
+    # line read off the proofs never recurses twice.
+    best = prover.line_within(v, not final, budget) if low == v or budget is None else None
     if best is not None:
         return v, None, best, _comes_back(prover.pos, best, later)
     line = prover.proof_line(v)
@@ -878,11 +876,11 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
                     name = prover.pos.move_readable(c)
                     prover.push(c)
                     try:
-                        v, low = prover.value_within(budget) if budget is not None else (prover.value(), None)
+                        v, low = prover.value_within(budget)
                     finally:
                         prover.pop()
                     if v is not None:
-                        within = _length_text(1 + v, None if low is None else 1 + low)
+                        within = _length_text(1 + v, 1 + low)
                         report.findings.append(Finding(
                             "variation-alternative", DEFECT,
                             f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, {within}",
