@@ -199,7 +199,16 @@ class DfPn:
         if exact:
             self.exact_anchors.add(h)
         else:
-            self.table.push_anchor()
+            # The board key: a proof for other hands must not pass through it.
+            self._push_anchor(h)
+
+    def _push_anchor(self, h: int) -> None:
+        """Start the table's epoch for the anchor ``h``, with its board key
+        when it is the current position (a proof for other hands must not
+        pass through that board); else with an unknown board (-1: no proof
+        is used for other hands while it stands)."""
+        pos = self.pos
+        self.table.push_anchor(h ^ pos.handz if h == pos.hash else -1)
 
     def release(self, h: int) -> None:
         """Take the innermost anchor, ``h``, off the line again."""
@@ -416,7 +425,7 @@ class DfPn:
                 filtered = pos.filtered
                 if not moves:
                     du = hand_d if pos.interposition_squares() else ops.full
-                    table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0)
+                    table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0, table.on_anchor_board(bkey))
                     return 0, INF
             kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
             if len(self._kids) >= self._kids_cap:
@@ -434,7 +443,7 @@ class DfPn:
                 if not table.known(kid.h):
                     pos.push(kid.m)
                     if not pos.has_safe_move():
-                        table.store_proof(kid.h, kid.bkey, 0, 0, 0, ops.full, True)
+                        table.store_proof(kid.h, kid.bkey, 0, 0, 0, ops.full, True, True)
                     pos.pop()
 
         cb = b - 1
@@ -526,7 +535,10 @@ class DfPn:
                             # A drop is legal under a drop-mate ban only while
                             # the defender can answer it: that needs its hand.
                             p_exact = ph is None or (not variant.drop_mate and not kid.m & 127)
-                        table.store_proof(h, bkey, proof_len + 1, self.nodes - start_nodes, ph or 0, du, p_exact)
+                        # Does the proof's tree meet an anchor's board (tsume.hands)?
+                        pa = (proof_entry is None or proof_rep is not None or proof_entry.pa
+                              or table.on_anchor_board(bkey))
+                        table.store_proof(h, bkey, proof_len + 1, self.nodes - start_nodes, ph or 0, du, p_exact, pa)
                         result = (0, INF)
                         break
                     if n_dn == 0:
@@ -558,6 +570,7 @@ class DfPn:
                     du = ops.full
                     disproved = None
                     line_rep: set[int] | None = None
+                    kids_pa = False
                     for i, kid in enumerate(kids):
                         cpn = kid.pn
                         cdn = kid.dn
@@ -585,6 +598,8 @@ class DfPn:
                                 line_rep = set(crep) if line_rep is None else line_rep | set(crep)
                             if cx > max_len:
                                 max_len = cx
+                            if ce is None or crep is not None or ce.pa:
+                                kids_pa = True
                             if ce is None or ce.p_exact:
                                 p_exact = True  # a useless interposition lands here too
                             elif not p_exact:
@@ -642,7 +657,7 @@ class DfPn:
                                     du = ops.put(du, ki, 0)
                         table.store_proof(
                             h, bkey, b if used_useless else plen, self.nodes - start_nodes, ph, du,
-                            p_exact or used_useless,
+                            p_exact or used_useless, kids_pa or table.on_anchor_board(bkey),
                         )
                         result = (0, INF)
                         break
@@ -825,6 +840,8 @@ class DfPn:
         if cached is not None and cached[1] >= table.floor:
             return cached[0], False, False
         epoch = table.epoch
+        strict = h in self.exact_anchors
+        hb = h ^ pos.handz  # (the board key of h, for an anchor at it below)
         r, dependent = self._best_other(b)
         if r is None:
             # A defence that is not an interposition escapes within b: the
@@ -841,9 +858,8 @@ class DfPn:
                     # The one question above an exact anchor's value: asked
                     # here, at it, a proof passing through it could be found
                     # (anchor()), so proofs found off the line are not used.
-                    strict = h in self.exact_anchors
                     if strict:
-                        table.push_anchor()
+                        table.push_anchor(hb)
                     try:
                         status2, dep2 = self._nested(None, r + 1)
                     finally:

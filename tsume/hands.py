@@ -45,9 +45,19 @@ only if it was found since the newest anchor still on the line
 (:attr:`HandTable.floor`), so it was found with every anchor on the line and
 cannot pass through one.  When the anchor is taken off again, the proofs found
 meanwhile stay good (fewer positions on the line only helps the attacker).
-While anchors stand, no proof is reused for other hands: a proof found for
-one hand set never looked at the positions its moves reach with another, and
-one of those may be an anchor.  Dropping a proof the lookups may have used
+A proof found for one hand set never looked at the positions its moves
+reach with another, and one of those may be an anchor.  Those positions have
+the boards of the positions its own tree reached (the same moves, the
+attacker holding more and the defender less), so each proof records whether
+its tree met the board of an anchor standing when it was stored (``pa``: the
+node's own board, or a proof of a child it rests on that did, a child's proof
+for other hands keeping the flag of the proof it came from; a proof with a
+useless interposition or a line proof below counts as one that did).  While
+anchors stand, a proof is reused for other hands only if it did not (and the
+anchor's board is known, ``push_anchor(-1)`` otherwise); it was stored with
+every anchor now standing on the line, so its flag covers them all.  (No
+proof reused for other hands while anchors stand at all costs verify about
+6 % more nodes on bench-ito, docs/performance.md.)  Dropping a proof the lookups may have used
 (garbage collection) also starts a new epoch, since the argument above needs
 every stored proof to stay findable.  Disproofs need none of this: a plain
 disproof holds on any line, and one that rests on repetitions records them.
@@ -145,7 +155,7 @@ class Entry:
     __slots__ = (
         "pn", "dn", "b", "proven_b", "disproven_b", "rep", "rep_b", "work",
         "bkey", "ph", "du", "dh", "dl", "p_exact", "d_exact", "listed", "p_epoch",
-        "lp_b", "lp_rep", "lp_epoch",
+        "lp_b", "lp_rep", "lp_epoch", "pa",
     )
 
     def __init__(self) -> None:
@@ -169,6 +179,7 @@ class Entry:
         self.lp_b = NOT_PROVEN  # a proof that rests on the line (lp_rep), and its epoch
         self.lp_rep: frozenset[int] | None = None
         self.lp_epoch = 0
+        self.pa = True  # the proof's tree meets an anchor's board (see the module doc)
 
 
 class Probe:
@@ -217,22 +228,45 @@ class HandTable:
         self.floor = 0
         #: the epoch each anchor on the line started, innermost last
         self.anchors: list[int] = []
+        #: the board key of each anchor (``anchors``' order; -1: not known),
+        #: and how many anchors stand on each board
+        self.anchor_bkeys: list[int] = []
+        self.anchor_boards: dict[int, int] = {}
+        #: anchors whose board is not known (-1): no proof is reused for other hands
+        self.blind_anchors = 0
         #: the epoch of the last garbage collection: older proofs may rest on dropped ones
         self.collected = 0
 
     # --- anchors ----------------------------------------------------------------
 
-    def push_anchor(self) -> None:
-        """A position was put on the line without being searched: start an epoch."""
+    def push_anchor(self, bkey: int) -> None:
+        """A position (board key ``bkey``, -1 if not known) was put on the
+        line without being searched: start an epoch."""
         self.epoch += 1
         self.anchors.append(self.epoch)
         self.floor = self.epoch
+        self.anchor_bkeys.append(bkey)
+        if bkey == -1:
+            self.blind_anchors += 1
+        self.anchor_boards[bkey] = self.anchor_boards.get(bkey, 0) + 1
 
     def pop_anchor(self) -> None:
         """The innermost anchor left the line: the proofs found since the one
         before it are good again, and so are those found meanwhile."""
         self.anchors.pop()
         self.floor = max(self.anchors[-1] if self.anchors else 0, self.collected)
+        bkey = self.anchor_bkeys.pop()
+        if bkey == -1:
+            self.blind_anchors -= 1
+        n = self.anchor_boards[bkey] - 1
+        if n:
+            self.anchor_boards[bkey] = n
+        else:
+            del self.anchor_boards[bkey]
+
+    def on_anchor_board(self, bkey: int) -> bool:
+        """Is ``bkey`` the board of an anchor on the line?"""
+        return bkey in self.anchor_boards
 
     def proof_length(self, h: int, path: dict[int, int]) -> int:
         """The proven bound of a position's own entry, if usable on this line; NOT_PROVEN otherwise."""
@@ -308,8 +342,9 @@ class HandTable:
             if lst is not None:
                 ops = self.ops  # (called as methods: a bound method kept in a local is a generic call when compiled)
                 anchored = bool(self.anchors)
+                blind = self.blind_anchors > 0
                 for o in lst:
-                    if (o.proven_b <= b and not o.p_exact and not anchored and o.p_epoch >= floor
+                    if (o.proven_b <= b and not o.p_exact and not (anchored and (o.pa or blind)) and o.p_epoch >= floor
                             and ops.ge(a, o.ph) and ops.ge(o.du, d)):
                         self.dominance_hits += 1
                         out.set(0, INF, o.proven_b, None, o)
@@ -358,7 +393,7 @@ class HandTable:
         e.listed = True
 
     def store_proof(
-        self, h: int, bkey: int, length: int, work: int, ph: int, du: int, exact: bool
+        self, h: int, bkey: int, length: int, work: int, ph: int, du: int, exact: bool, pa: bool
     ) -> None:
         e = self._entry(h)
         # A proof from an older epoch may not hold here: the new one replaces it.
@@ -368,6 +403,7 @@ class HandTable:
             e.du = du
             e.p_exact = exact
             e.p_epoch = self.epoch
+            e.pa = pa
         e.work += work
         if not exact:
             self._list(e, bkey)

@@ -606,8 +606,8 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
     root = pos.hash
     for m in sorted(pos.checks()):
         name = pos.move_str(m)
-        pos.push(m)
         engine.anchor(root)
+        pos.push(m)
         try:
             v, _ = engine.shortest(bound - 1 if bound < INF else INF)
             if v is None:
@@ -615,6 +615,6 @@ def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
             else:
                 out.append({"move": name, "status": MATE, "length": v + 1})
         finally:
-            engine.release(root)
             pos.pop()
+            engine.release(root)
     return out
