@@ -55,9 +55,9 @@ for other hands keeping the flag of the proof it came from; a proof with a
 useless interposition or a line proof below counts as one that did).  While
 anchors stand, a proof is reused for other hands only if it did not (and the
 anchor's board is known, ``push_anchor(-1)`` otherwise); it was stored with
-every anchor now standing on the line, so its flag covers them all.  (No
-proof reused for other hands while anchors stand at all costs verify about
-6 % more nodes on bench-ito, docs/performance.md.)  Dropping a proof the lookups may have used
+every anchor now standing on the line, so its flag covers them all.
+(Refusing them all while anchors stand would cost verify 7.5 % more nodes on
+bench-ito: docs/performance.md.)  Dropping a proof the lookups may have used
 (garbage collection) also starts a new epoch, since the argument above needs
 every stored proof to stay findable.  Disproofs need none of this: a plain
 disproof holds on any line, and one that rests on repetitions records them.
