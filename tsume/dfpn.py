@@ -199,16 +199,11 @@ class DfPn:
         if exact:
             self.exact_anchors.add(h)
         else:
-            # The board key: a proof for other hands must not pass through it.
-            self._push_anchor(h)
-
-    def _push_anchor(self, h: int) -> None:
-        """Start the table's epoch for the anchor ``h``, with its board key
-        when it is the current position (a proof for other hands must not
-        pass through that board); else with an unknown board (-1: no proof
-        is used for other hands while it stands)."""
-        pos = self.pos
-        self.table.push_anchor(h ^ pos.handz if h == pos.hash else -1)
+            # With its board key when it is the current position (a proof for
+            # other hands must not pass through that board); else unknown (-1:
+            # no proof is used for other hands while it stands).
+            pos = self.pos
+            self.table.push_anchor(h ^ pos.handz if h == pos.hash else -1)
 
     def release(self, h: int) -> None:
         """Take the innermost anchor, ``h``, off the line again."""

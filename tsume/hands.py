@@ -228,12 +228,11 @@ class HandTable:
         self.floor = 0
         #: the epoch each anchor on the line started, innermost last
         self.anchors: list[int] = []
-        #: the board key of each anchor (``anchors``' order; -1: not known),
-        #: and how many anchors stand on each board
+        #: the board key of each anchor (``anchors``' order; -1: not known,
+        #: and then no proof is reused for other hands), and how many anchors
+        #: stand on each board
         self.anchor_bkeys: list[int] = []
         self.anchor_boards: dict[int, int] = {}
-        #: anchors whose board is not known (-1): no proof is reused for other hands
-        self.blind_anchors = 0
         #: the epoch of the last garbage collection: older proofs may rest on dropped ones
         self.collected = 0
 
@@ -246,8 +245,6 @@ class HandTable:
         self.anchors.append(self.epoch)
         self.floor = self.epoch
         self.anchor_bkeys.append(bkey)
-        if bkey == -1:
-            self.blind_anchors += 1
         self.anchor_boards[bkey] = self.anchor_boards.get(bkey, 0) + 1
 
     def pop_anchor(self) -> None:
@@ -256,8 +253,6 @@ class HandTable:
         self.anchors.pop()
         self.floor = max(self.anchors[-1] if self.anchors else 0, self.collected)
         bkey = self.anchor_bkeys.pop()
-        if bkey == -1:
-            self.blind_anchors -= 1
         n = self.anchor_boards[bkey] - 1
         if n:
             self.anchor_boards[bkey] = n
@@ -342,9 +337,9 @@ class HandTable:
             if lst is not None:
                 ops = self.ops  # (called as methods: a bound method kept in a local is a generic call when compiled)
                 anchored = bool(self.anchors)
-                blind = self.blind_anchors > 0
                 for o in lst:
-                    if (o.proven_b <= b and not o.p_exact and not (anchored and (o.pa or blind)) and o.p_epoch >= floor
+                    if (o.proven_b <= b and not o.p_exact
+                            and not (anchored and (o.pa or -1 in self.anchor_boards)) and o.p_epoch >= floor
                             and ops.ge(a, o.ph) and ops.ge(o.du, d)):
                         self.dominance_hits += 1
                         out.set(0, INF, o.proven_b, None, o)
