@@ -620,9 +620,9 @@ class DfPn:
                             exact = crep is not None or ce is None or ce.d_exact or (
                                 # With fewer pieces in hand the attacker could be
                                 # stalemated, or mated by a drop: the defence may
-                                # then be illegal.
-                                bool(pos.kings[attacker])
-                                and (variant.stalemate == "illegal" or (not variant.drop_mate and not kid.m & 127))
+                                # then be illegal (unless it is legal whatever the
+                                # hands hold).
+                                bool(pos.kings[attacker]) and not self._legal_for_any_hands(kid.m)
                             ) or (
                                 # An interposition found effective (not useless):
                                 # with other hands R and the test positions change,
@@ -800,6 +800,28 @@ class DfPn:
         if sign < 0:
             return ops.plus(hand, ki)
         return ops.minus(hand, ki) if upper else ops.minus_clamp(hand, ki)
+
+    def _legal_for_any_hands(self, m: int) -> bool:
+        """Is the defence ``m`` legal whatever the hands hold?
+
+        The stalemate rule and the drop-mate ban make a defence illegal when
+        the attacker has no king-safe answer, and with fewer pieces in hand
+        it may have none.  A king-safe move of a piece on the board needs no
+        hand; without one, the defence is safe from the stalemate rule only
+        when it checks (or the rule is off), and from the drop-mate ban only
+        when it does not check or is not a drop (or drops may mate)."""
+        pos = self.pos
+        variant = pos.t.variant
+        pos.push(m)
+        try:
+            if pos.is_check():
+                if variant.drop_mate or m & 127:
+                    return True
+            elif variant.stalemate != "illegal":
+                return True
+            return pos.has_safe_board_move()
+        finally:
+            pos.pop()
 
     def _pin_drop_checks(self, dh: int, hand_a: int) -> int:
         """KomoringHeights' correction: kinds the attacker lacks that would give a

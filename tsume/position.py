@@ -737,10 +737,11 @@ class Position:
                 out.append((s, zone))
         return out
 
-    def _safe_moves(self, first_only: bool = False) -> list[int]:
+    def _safe_moves(self, first_only: bool = False, drops: bool = True) -> list[int]:
         """The moves that leave the mover's king safe (movement, drop placement, king safety).
 
-        With ``first_only`` it stops at the first one found.
+        With ``first_only`` it stops at the first one found; without
+        ``drops``, only moves of pieces on the board are looked at.
         """
         c = self.turn
         e = c ^ 1
@@ -748,6 +749,8 @@ class Position:
         out: list[int] = []
         if not k:
             out = self.pseudo_legal_moves()
+            if not drops:
+                out = [mv for mv in out if mv & 127]
             return out[:1] if first_only else out
         t = self.t
         risky: list[int] = []
@@ -770,7 +773,8 @@ class Position:
                     out.append(mv)
                     if first_only:
                         return out
-            self._safe_drops(c, self._drop_squares(c) & region, out)
+            if drops:
+                self._safe_drops(c, self._drop_squares(c) & region, out)
             if first_only and out:
                 return out[:1]
             board = self.board
@@ -789,11 +793,12 @@ class Position:
                         if region >> (mv >> 7) & 1:
                             risky.append(mv)
         else:
-            squares = self._drop_squares(c)
-            self._drops(c, squares & ~danger, out)
-            if first_only and out:
-                return out[:1]
-            self._safe_drops(c, squares & danger, out)
+            if drops:
+                squares = self._drop_squares(c)
+                self._drops(c, squares & ~danger, out)
+                if first_only and out:
+                    return out[:1]
+                self._safe_drops(c, squares & danger, out)
             m = own
             while m:
                 low = m & -m
@@ -828,6 +833,13 @@ class Position:
         drop placement and king safety only.
         """
         return bool(self._safe_moves(first_only=True))
+
+    def has_safe_board_move(self) -> bool:
+        """Has the side to move a king-safe move of a piece on the board?
+
+        Such a move needs neither hand, so it exists whatever the hands hold.
+        """
+        return bool(self._safe_moves(first_only=True, drops=False))
 
     def _opponent_keeps_safe_drop(self) -> bool:
         """Will the opponent have a king-safe drop after any move of ours?
