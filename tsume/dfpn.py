@@ -732,7 +732,7 @@ class DfPn:
         board = pos.board
         c = pos.turn
         hands_c = pos.hands[c]
-        zh = t.z_hand[c]
+        zs = t.z_hand_step[c]
         shifts = self.table.ops.shifts
         mover_is_attacker = c == self.attacker
         ranged = 0 if or_node or not self.options.useless_interpositions else pos.ride_checkers()
@@ -756,7 +756,7 @@ class DfPn:
             ca, cd, chz = hand_a, hand_d, handz
             if sign:
                 cnt = hands_c[ki]
-                chz ^= zh[ki][cnt] ^ zh[ki][cnt + sign]
+                chz ^= zs[ki][cnt if sign > 0 else cnt - 1]  # (the step between the two counts)
                 delta = sign << shifts[ki]
                 if mover_is_attacker:
                     ca += delta

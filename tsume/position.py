@@ -585,18 +585,15 @@ class Position:
         if not frm:
             f = m >> 14
             ki = t.face_kind[f]
-            cnt = self.hands[c][ki]
-            zh = t.z_hand[c][ki]
-            return h ^ zh[cnt] ^ zh[cnt - 1] ^ t.z_board[f << 1 | c][to]
+            return h ^ t.z_hand_step[c][ki][self.hands[c][ki] - 1] ^ t.z_board[f << 1 | c][to]
         board = self.board
         v = board[frm]
         cap = board[to]
         zb = t.z_board
         if cap:
             ki = t.hand_kind[cap]
-            cnt = self.hands[c][ki]
-            zh = t.z_hand[c][ki]
-            return h ^ zb[v][frm] ^ zb[cap][to] ^ zh[cnt] ^ zh[cnt + 1] ^ zb[t.flip[v]][to]
+            step = t.z_hand_step[c][ki][self.hands[c][ki]]
+            return h ^ zb[v][frm] ^ zb[cap][to] ^ step ^ zb[t.flip[v]][to]
         return h ^ zb[v][frm] ^ zb[v][to]
 
     def drop_check_kinds(self) -> int:
