@@ -618,16 +618,16 @@ class DfPn:
                             # A repetition disproof keeps no hands: the entry's
                             # dh/dl belong to another disproof of it.
                             exact = crep is not None or ce is None or ce.d_exact or (
-                                # With fewer pieces in hand the attacker could be
-                                # stalemated, or mated by a drop: the defence may
-                                # then be illegal (unless it is legal whatever the
-                                # hands hold).
-                                bool(pos.kings[attacker]) and not self._legal_for_any_hands(kid.m)
-                            ) or (
                                 # An interposition found effective (not useless):
                                 # with other hands R and the test positions change,
                                 # and it may be useless there.
                                 kid.checker != 0
+                            ) or (
+                                # With fewer pieces in hand the attacker could be
+                                # stalemated, or mated by a drop: the defence may
+                                # then be illegal (unless it is legal whatever the
+                                # hands hold).  Last: it makes the move.
+                                bool(pos.kings[attacker]) and not self._legal_for_any_hands(kid.m)
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
