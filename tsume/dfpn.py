@@ -73,6 +73,13 @@ class Options:
     hand_dominance: bool = True
     one_ply_mate: bool = False  # measured: fewer nodes but more time in pure Python (docs/performance.md)
     same_square_max: bool = True
+    # An attacker node's disproof number counts the drops of one piece on one
+    # side of the king as the largest of their numbers plus one for each other
+    # one not yet disproved, not as their sum: they mostly share their fate, and
+    # the sum made a king move that leaves room for many drops look far harder
+    # to refute than it is (docs/performance.md, "Drops of one piece counted
+    # once").
+    drop_groups: bool = True
     heuristic_init: bool = False  # measured: more nodes on random problems (docs/performance.md)
     # The 1 + epsilon trick (Pawlewicz and Lew): a child's threshold is the
     # second-best number times 1 + 1/k, plus one, so the search stays longer
@@ -476,6 +483,8 @@ class DfPn:
                     dh = ops.full
                     dl = 0
                     d_exact = filtered > 0
+                    run = 0  # the drop group being summed (tsume.dfpn.Options.drop_groups), and its largest number
+                    run_max = 0
                     for i, kid in enumerate(kids):
                         cpn = kid.pn
                         cdn = kid.dn
@@ -489,7 +498,19 @@ class DfPn:
                             best_dn = cdn
                         elif cpn < pn2:
                             pn2 = cpn
-                        dn_sum += cdn
+                        g = kid.group
+                        if g > 0:
+                            if g != run:
+                                if run_max:
+                                    dn_sum += run_max - 1
+                                run = g
+                                run_max = 0
+                            if cdn:
+                                dn_sum += 1
+                                if cdn > run_max:
+                                    run_max = cdn
+                        else:
+                            dn_sum += cdn
                         if cpn == 0 and (cx < proof_len or cx == proof_len and proof_rep is not None):
                             proof_len = cx
                             proof_entry = ce
@@ -514,6 +535,8 @@ class DfPn:
                                     else:
                                         dh = ops.fmin(dh, kdh)
                                         dl = ops.fmax(dl, ce.dl)
+                    if run_max:
+                        dn_sum += run_max - 1
                     n_pn = pn1
                     n_dn = dn_sum if dn_sum < INF else INF
                     if n_pn == 0:
@@ -551,6 +574,12 @@ class DfPn:
                         result = (n_pn, n_dn)
                         break
                     child_th_pn = min(th_pn, pn2 + (pn2 // eps if eps else 0) + 1)
+                    g = kids[best].group
+                    if g > 0:
+                        # The best child's own number counts only as its group's largest.
+                        for kid in kids:
+                            if kid.group == g and kid.dn > best_dn:
+                                best_dn = kid.dn
                     child_th_dn = th_dn - n_dn + best_dn
                 else:
                     groups: dict[int, int] = {}
@@ -737,6 +766,7 @@ class DfPn:
         mover_is_attacker = c == self.attacker
         ranged = 0 if or_node or not self.options.useless_interpositions else pos.ride_checkers()
         same_square = self.options.same_square_max and not or_node
+        drop_groups = self.options.drop_groups and or_node
         ek = pos.kings[c ^ 1]
         king = pos.kings[c]
         kids: list[_Kid] = []
@@ -766,6 +796,10 @@ class DfPn:
             # Drops onto one square form a group whose numbers count once:
             # they mostly share their fate.
             group = to if same_square and not frm else -1 - i
+            if drop_groups and not frm:
+                # 1 + 2 * face + side: positive, and the same for the drops of one
+                # face on one side of the king, which checks() lists in a row.
+                group = 1 + 2 * (m >> 14) + (1 if to > ek else 0)
             # Initial numbers of an unseen child: a check from a distance leaves
             # the king more room (harder to prove); a defence other than a king
             # move is more often refuted (harder to disprove).
