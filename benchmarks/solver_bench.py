@@ -14,7 +14,8 @@ problem counts as solved when the status is ``mate`` with the stored length
 same_square_max=False)``) and each single enhancement toggled from the
 default and added to plain df-pn (hand dominance, same-square max, one-ply
 mate check; "default without dominance" is "plain with same-square max" and
-vice versa, so those share a row), interleaved per problem with a fresh run of
+vice versa, so those share a row), the default without drop groups,
+interleaved per problem with a fresh run of
 the default, and prints node and time ratios to the default over the problems
 every configuration solved.  Times on a shared machine are noisy; nodes are
 exact.  ``--reference N`` runs the exhaustive
@@ -57,6 +58,7 @@ CONFIGS: dict[str, Options] = {
     "plain df-pn": PLAIN,
     "default - dominance = plain + same_square_max": Options(hand_dominance=False, same_square_max=True),
     "default - same_square_max = plain + dominance": Options(hand_dominance=True, same_square_max=False),
+    "default - drop_groups": Options(drop_groups=False),
     "default + one_ply_mate": Options(one_ply_mate=True),
     "plain + one_ply_mate": Options(hand_dominance=False, same_square_max=False, one_ply_mate=True),
 }
