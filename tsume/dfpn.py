@@ -120,7 +120,7 @@ class _Kid(Probe):
         self.m = m  # the move
         self.h = h  # the child's position hash
         self.checker = checker  # an interposition's checker square (0: not an interposition)
-        self.group = group  # drops onto one square form a group, counted once
+        self.group = group  # > 0: a drop group counted once (a defence: one square; a check: one piece, one side)
         self.bkey = bkey  # the board key (hash without hands)
         self.a = a  # the attacker's packed hand in the child
         self.d = d  # the defender's packed hand in the child
