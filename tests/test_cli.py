@@ -360,6 +360,7 @@ def test_v_is_verbose():
     assert "  variant: ito" not in plain.stdout and "  variant: ito" in verbose.stdout
     v_verify = run("verify", "-q", "-v", MATE_1)
     assert v_verify.exit_code == 0 and "Statistics:" in v_verify.stdout
+    assert "Nodes by question: main line " in v_verify.stdout
     assert "Statistics:" not in run("verify", "-q", MATE_1).stdout
 
 

@@ -378,3 +378,36 @@ def test_ply_is_counted_the_same_way_in_the_text_and_the_json():
         for v in problem["variations"]:
             assert 2 <= v["ply"] <= problem["length"] + 1 and v["ply"] % 2 == 0  # defender turns
     assert plies >= 10
+
+
+# --- where the nodes go ---------------------------------------------------------------------------
+
+
+def _flawed(pid: str) -> Problem:
+    from tsume.collection import load, locate
+
+    return next(p for p in load(locate("flawed")) if p.id == pid)
+
+
+def test_nodes_by_question_add_up_and_name_each_kind_of_work():
+    from tsume.verify import QUESTIONS
+
+    # ito-detour-1: its alternatives include mating ones whose exact length
+    # takes a climb past the first proof, and whose lines are read.
+    r = verify(_flawed("ito-detour-1"))
+    parts = r.stats["nodes_by_question"]
+    assert tuple(parts) == QUESTIONS
+    assert sum(parts.values()) == r.stats["nodes"]
+    assert all(parts[q] > 0 for q in ("main line", "alternatives", "alternative lengths", "alternative lines"))
+    # No alternative mates: nothing is climbed or read; a defender
+    # alternative that lasts as long is valued under "defences".
+    sound = verify(_flawed("ito-unused-material-1")).stats["nodes_by_question"]
+    assert sound["alternatives"] > 0 and sound["alternative lengths"] == sound["alternative lines"] == 0
+    same = verify(_flawed("ruth-same-length-variation-1")).stats["nodes_by_question"]
+    assert same["defences"] > 0
+
+
+def test_nodes_by_question_count_a_search_stopped_by_a_limit():
+    r = verify(_flawed("ito-detour-1"), node_limit=3000)
+    assert r.verdict == "unknown"
+    assert sum(r.stats["nodes_by_question"].values()) == r.stats["nodes"]

@@ -781,6 +781,7 @@ def verify_command(
             if verbose:
                 st = report.stats
                 echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+                echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
             echo("")
     verdicts = [r.verdict for r in reports]
     if as_json:

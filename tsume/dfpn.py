@@ -150,6 +150,10 @@ class DfPn:
         self.table = HandTable(self.pos, dominance=self.options.hand_dominance)
         self.path: dict[int, int] = {}
         self.nodes = 0
+        # Of those, the nodes spent climbing from a first proof to an exact
+        # length (_shortest): verify reports them apart, since they are the
+        # part a length budget bounds and "does it mate?" never needs.
+        self.climb_nodes = 0
         self.node_limit = node_limit
         self.deadline = time.perf_counter() + time_limit if time_limit else None
         self.max_entries = int(memory_limit_mb * 1e6 / 400) if memory_limit_mb else None
@@ -283,6 +287,15 @@ class DfPn:
         upper = min(self.table.proof_length(self.pos.hash, self.path), b)
         if not exact:
             return upper, nxt, on_line
+        climb_start = self.nodes
+        try:
+            return self._climb(nxt, upper, descend, budget, on_line)
+        finally:
+            self.climb_nodes += self.nodes - climb_start
+
+    def _climb(self, nxt: int, upper: int, descend: bool, budget: int | None, on_line: bool) -> tuple[int | None, int, bool]:
+        """:meth:`_shortest` after a first proof within ``upper``: the climb
+        to the exact length from ``nxt``, the least bound not disproved."""
         if budget is not None or not descend or upper >= UNBOUNDED:  # (no length known to climb down from)
             # A spent budget leaves ``upper`` as the answer's bound, so with
             # no length known (a proof through other hands) the climb is not

@@ -24,7 +24,8 @@ was proven anyway.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "UNKNOWN",
     "FINDING_KINDS",
     "LENGTH_BUDGET",
+    "QUESTIONS",
 ]
 
 SOUND, FLAWED, UNSOUND, UNKNOWN = "sound", "flawed", "unsound", "unknown"
@@ -83,6 +85,16 @@ DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
 #: this, and one of them (ito-L05-0013's C*8) 1.57 million nodes for its
 #: disproof within 26 plies alone (docs/performance.md, "Verify").
 LENGTH_BUDGET = 100_000
+
+#: The kinds of question a verification spends its nodes on, as
+#: ``Report.stats["nodes_by_question"]`` counts them (they add up to
+#: ``stats["nodes"]``): solving the problem and reading its main line (and
+#: checking a stated solution); whether each attacker alternative mates at
+#: all (its first proof, or its disproof); the climb from a mating
+#: alternative's first proof to its exact length and the reading of its line
+#: (the two parts a length budget bounds); and the defender's alternatives
+#: (useless-interposition tests, their values and lines, strict checks).
+QUESTIONS = ("main line", "alternatives", "alternative lengths", "alternative lines", "defences")
 
 
 @dataclass
@@ -206,6 +218,42 @@ class Report:
         }
 
 
+class _Account:
+    """The engine's nodes by kind of question (:data:`QUESTIONS`): each node
+    counts for the innermost question under way when it was searched."""
+
+    def __init__(self, engine: DfPn) -> None:
+        self.engine = engine
+        self.spent = dict.fromkeys(QUESTIONS, 0)
+        self.label = QUESTIONS[0]
+        self.mark = engine.nodes
+
+    def _switch(self, label: str) -> None:
+        nodes = self.engine.nodes
+        self.spent[self.label] += nodes - self.mark
+        self.label, self.mark = label, nodes
+
+    @contextmanager
+    def on(self, label: str) -> Iterator[None]:
+        """Count the nodes searched inside the block for ``label``."""
+        outer = self.label
+        self._switch(label)
+        try:
+            yield
+        finally:
+            self._switch(outer)
+
+    def move(self, nodes: int, source: str, target: str) -> None:
+        """Count ``nodes`` already counted for ``source`` for ``target`` instead."""
+        self._switch(self.label)
+        self.spent[source] -= nodes
+        self.spent[target] += nodes
+
+    def totals(self) -> dict[str, int]:
+        self._switch(self.label)
+        return dict(self.spent)
+
+
 class _Prover:
     """Questions about positions on and near one line, answered by one df-pn engine.
 
@@ -213,13 +261,14 @@ class _Prover:
     repetition of any of them fails for the attacker, as on the board.
     """
 
-    def __init__(self, engine: DfPn) -> None:
+    def __init__(self, engine: DfPn, account: _Account) -> None:
         self.engine = engine
         self.pos = engine.pos
         self.attacker = engine.attacker
         self.ex = _Extractor(engine)
         self.quick = _Extractor(engine, thorough=False)
         self.pushed: list[int] = []
+        self.account = account
 
     # the line ------------------------------------------------------------------
 
@@ -448,15 +497,17 @@ def _verification(
     report.findings = _Findings(frozenset((DEFECT, BLEMISH, OPEN)) if sound_only
                                 else frozenset((DEFECT,)) if fail_fast else frozenset())
     stopped = False
+    account = _Account(engine)
     try:
         with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            _verify(engine, report, length, solution, settings)
+            _verify(engine, account, report, length, solution, settings)
     except _Stop:
         stopped = True
     finally:
         report.findings = list(report.findings)
         secs = time.perf_counter() - started
-        report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table)}
+        report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table),
+                        "nodes_by_question": account.totals()}
     report.verdict = _verdict(report.findings)
     return report, stopped
 
@@ -472,8 +523,9 @@ def _verdict(findings: list[Finding]) -> str:
     return SOUND
 
 
-def _verify(engine: DfPn, report: Report, stated_length: int | None, solution: list[str] | None, s: _Settings) -> None:
-    prover = _Prover(engine)
+def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int | None, solution: list[str] | None,
+            s: _Settings) -> None:
+    prover = _Prover(engine, account)
     pos = prover.pos
     findings = report.findings
     try:
@@ -691,9 +743,11 @@ def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Setti
     try:
         for i, m in enumerate(moves):
             if pos.turn == prover.attacker:
-                _attacker_turn(prover, i, m, moves, keys_after, report, s)
+                with prover.account.on("alternatives"):
+                    _attacker_turn(prover, i, m, moves, keys_after, report, s)
             else:
-                _defender_turn(prover, i, m, total, report, s)
+                with prover.account.on("defences"):
+                    _defender_turn(prover, i, m, total, report, s)
             prover.push(m)
         # At the mate the defender may still interpose; all such moves are useless.
         for d in sorted(pos.evasions()):
@@ -778,15 +832,21 @@ def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: s
     not disproved, ``v`` only a proven bound and ``line`` a mating line read
     off the proofs (the length budget ran out); ``back``: the line comes back
     to a position of ``later`` (main-line keys): a detour."""
-    v, low = prover.value_within(budget)  # (no budget: low == v, the exact value)
+    climbed = prover.engine.climb_nodes
+    try:
+        v, low = prover.value_within(budget)  # (no budget: low == v, the exact value)
+    finally:
+        prover.account.move(prover.engine.climb_nodes - climbed, "alternatives", "alternative lengths")
     if v is None:
         return None
     # With no budget the best line is always read, so the call below for a
     # line read off the proofs never recurses twice.
-    best = prover.line_within(v, not final, budget) if low == v or budget is None else None
+    with prover.account.on("alternative lines"):
+        best = prover.line_within(v, not final, budget) if low == v or budget is None else None
     if best is not None:
         return v, None, best, _comes_back(prover.pos, best, later)
-    line = prover.proof_line(v)
+    with prover.account.on("alternative lines"):
+        line = prover.proof_line(v)
     if _comes_back(prover.pos, line, later):
         # A detour is told by the best line, and this one is not: read it
         # whatever it costs rather than call a blemish a second solution
