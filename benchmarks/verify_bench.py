@@ -8,7 +8,9 @@ not the verification's; the time limit is wall-clock, so on a busy machine
 give it room).  ``--slowest N`` lists the slowest
 problems.  ``--save FILE`` writes one JSON line per problem, to compare runs.
 ``--exact-lengths`` (or ``--length-budget N``) sets verify's length budget
-(docs/verify.md), which the default run keeps at its default.
+(docs/verify.md), which the default run keeps at its default.  The nodes are
+also split by kind of question (``Report.stats["nodes_by_question"]``): for
+the whole collection as shares, and for each of the slowest problems.
 
     .venv/bin/python benchmarks/verify_bench.py bench-ito bench-rutherford --time-limit 60 --slowest 10
 
@@ -26,7 +28,7 @@ import time
 
 import tsume
 from tsume.collection import load, locate
-from tsume.verify import LENGTH_BUDGET, verify
+from tsume.verify import LENGTH_BUDGET, QUESTIONS, verify
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -61,6 +63,7 @@ def main() -> int:
                    "seconds": round(secs, 4), "nodes": report.stats["nodes"],
                    "cut": any(f.kind == "unknown" for f in report.findings),
                    "bounded": sum(not a.exact for a in report.alternatives),
+                   "by_question": report.stats["nodes_by_question"],
                    # what the length budget may change, to compare runs
                    "alternatives": [[a.ply, a.move, a.status, a.kind, a.length, a.length_min]
                                     for a in report.alternatives]}
@@ -80,9 +83,12 @@ def main() -> int:
               f"cut short by the time limit ({args.time_limit:g} s): {cut}; "
               f"alternatives past the length budget: {sum(r['bounded'] for r in rows)} "
               f"(in {sum(r['bounded'] > 0 for r in rows)} problems)", flush=True)
+        parts = {q: sum(r["by_question"][q] for r in rows) for q in QUESTIONS}
+        print("  nodes by question: " + ", ".join(f"{q} {n / max(1, sum(nodes)):.1%}" for q, n in parts.items()))
         for r in sorted(rows, key=lambda r: -r["seconds"])[: args.slowest]:
             print(f"  {r['id']}: {r['seconds']:.2f} s, {r['nodes']:,} nodes, length {r['length']}, {r['verdict']}"
-                  + (" (cut short)" if r["cut"] else ""))
+                  + (" (cut short)" if r["cut"] else "")
+                  + "; " + ", ".join(f"{q} {n:,}" for q, n in r["by_question"].items()))
     if out:
         out.close()
     return 0
