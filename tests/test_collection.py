@@ -64,6 +64,10 @@ P = "k1P2H25 b G"  # a valid Ito position (mate in 1)
         (f"[a]\nvariant: rutherford\nposition: {P}\n", "x.tsume:3: [a] position: board: unknown piece letter 'H'"),
         (f"[a]\nposition: {P}\ndefender: 2P\n", "x.tsume:3: [a] defender '2P': position: 3 pieces of kind P"),
         (f"[a]\nposition: {P}\ndefender: Q\n", "x.tsume:3: [a] defender 'Q': hands: unknown piece letter"),
+        # An id has no length limit, but a message quoting it stays short.
+        (f"[{'p' * 500}]\nposition: k1P2H25 b X\n", f"x.tsume:2: [{'p' * 40}...] (an id of 500 characters) position:"),
+        (f"[{'p' * 500}]\nposition: {P}\n[{'p' * 500}]\n", "x.tsume:3: duplicate problem id [ppp"),
+        (f"[{'p' * 500}]\nposition: {P}\nlength: {'9' * 5000}\n", "x.tsume:3: [ppp"),
         # No problem at all.
         ("", "x.tsume: holds no problem"),
         ("# only a comment\nvariant: ito\n", "x.tsume: holds no problem"),

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import TsumeError, quote
+from .errors import QUOTE_LIMIT, TsumeError, quote
 from .files import write_atomic
 from .notation import ascii_int
 from .variant import get_variant
@@ -42,6 +42,14 @@ __all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
               "provenance", "rating")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+
+def _tag(pid: str) -> str:
+    """``[id]`` for a message, cut short like :func:`tsume.errors.quote`: an
+    id has no length limit, and a message stays one short line."""
+    if len(pid) <= 2 * QUOTE_LIMIT:
+        return f"[{pid}]"
+    return f"[{pid[:QUOTE_LIMIT]}...] (an id of {len(pid):,} characters)"
 
 
 class CollectionError(TsumeError):
@@ -164,18 +172,18 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         pid, line_no = current_id
         where = f"{name}:{line_no}"
         if "position" not in current:
-            raise CollectionError(f"{where}: [{pid}] has no 'position'")
+            raise CollectionError(f"{where}: {_tag(pid)} has no 'position'")
         variant, variant_line = current.get("variant", (default_variant, line_no))
         try:
             get_variant(variant)
         except TsumeError as exc:
-            raise CollectionError(f"{name}:{variant_line}: [{pid}] {exc}") from None
+            raise CollectionError(f"{name}:{variant_line}: {_tag(pid)} {exc}") from None
         length = None
         if "length" in current:
             raw, ln = current["length"]
-            length = ascii_int(raw, "length", f"{name}:{ln}: [{pid}]", CollectionError, _LENGTH_DIGITS)
+            length = ascii_int(raw, "length", f"{name}:{ln}: {_tag(pid)}", CollectionError, _LENGTH_DIGITS)
             if length < 1:
-                raise CollectionError(f"{name}:{ln}: [{pid}]: length must be at least 1 ply, not {length}")
+                raise CollectionError(f"{name}:{ln}: {_tag(pid)}: length must be at least 1 ply, not {length}")
         position, position_line = current["position"]
         defender, defender_line = current.get("defender", (None, 0))
         # Read the position as the solvers will, so that a bad one is named here
@@ -183,12 +191,12 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         try:
             pos = tsume_position(position, variant)
         except TsumeError as exc:
-            raise CollectionError(f"{name}:{position_line}: [{pid}] position: {exc}") from None
+            raise CollectionError(f"{name}:{position_line}: {_tag(pid)} position: {exc}") from None
         if defender is not None:
             try:
                 tsume_position(pos, variant, defender_hand=defender)
             except TsumeError as exc:
-                raise CollectionError(f"{name}:{defender_line}: [{pid}] defender {quote(defender)}: {exc}") from None
+                raise CollectionError(f"{name}:{defender_line}: {_tag(pid)} defender {quote(defender)}: {exc}") from None
         problems.append(
             Problem(
                 id=pid,
@@ -223,12 +231,12 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
             if not _ID_RE.fullmatch(pid):
                 raise CollectionError(f"{name}:{line_no}: bad problem id {quote(pid)} (letters, digits, '.', '_', '-')")
             if pid in seen:
-                raise CollectionError(f"{name}:{line_no}: duplicate problem id [{pid}] (first at line {seen[pid]})")
+                raise CollectionError(f"{name}:{line_no}: duplicate problem id {_tag(pid)} (first at line {seen[pid]})")
             seen[pid] = line_no
             current_id = (pid, line_no)
             current = {}
             continue
-        in_problem = f"[{current_id[0]}] " if current_id else ""
+        in_problem = f"{_tag(current_id[0])} " if current_id else ""
         key, colon, value = line.partition(":")
         key = key.strip().lower()
         if not colon:
@@ -316,7 +324,7 @@ def find(problems: Iterable[Problem], pid: str, name: str = "collection") -> Pro
     for pr in problems:
         if pr.id == pid:
             return pr
-    raise CollectionError(f"{name}: no problem [{pid}]")
+    raise CollectionError(f"{name}: no problem {_tag(pid)}")
 
 
 def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
