@@ -5,10 +5,16 @@ resident size is that run's (its ``VmHWM``: tests/child_run.py), and the time is
 time from starting the child to its exit (Python's start-up included: what a
 user waits for).  The positions run long without a limit:
 
-* solve: ``k30 b 2C2H2GP 1`` (Ito, the attacker holds six pieces; df-pn has
-  found no shortest mate after minutes);
-* verify: ``problems/bench-ito.tsume --id ito-L01-0001`` (a mate in 1 whose
-  other checks take minutes and millions of nodes to refute);
+* solve: ``--all-first-moves "h+Pgk1f2+F+P+G20 b 2TCHc 2"`` (Ito: the
+  position at ply 3 of ``ito-L05-0013``, whose check ``C*8`` mates, but in a
+  length that takes minutes to pin down: every first move is valued exactly);
+* verify: ``--exact-lengths problems/bench-ito.tsume --id ito-L05-0013`` (the
+  same alternative, read with no length budget).
+
+(Until stop 30 they were ``solve "k30 b 2C2H2GP 1"`` and ``verify
+problems/bench-ito.tsume --id ito-L01-0001``; the search now mates the first
+in 6 s and verifies the second in 4 s, so they no longer ran into the
+larger limits.)
 * SAT: ``3T2k1CG21 b C 1 --max-length 5 --all-first-moves`` (the defender
   holds most of the set; gigabytes without a bound).
 
@@ -33,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from child_run import ChildRun, run_tsume  # noqa: E402
 
 COMMANDS = {
-    "solve": ["solve", "-q", "--json", "k30 b 2C2H2GP 1"],
-    "verify": ["verify", "-q", "--json", "problems/bench-ito.tsume", "--id", "ito-L01-0001"],
+    "solve": ["solve", "-q", "--json", "--all-first-moves", "h+Pgk1f2+F+P+G20 b 2TCHc 2"],
+    "verify": ["verify", "-q", "--json", "--exact-lengths", "problems/bench-ito.tsume", "--id", "ito-L05-0013"],
     "sat": ["solve", "-q", "--json", "--engine", "sat", "--max-length", "5", "--all-first-moves", "3T2k1CG21 b C 1"],
 }
 #: Commands that stop at once: the resident size of the interpreter and the package.

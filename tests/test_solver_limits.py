@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from child_run import run_tsume
+
 from tsume.solve import solve
 
 NINE = "7H1+F2k18 b TCG 1"  # a 9-ply Ito problem (tsume generator, seed 27)
@@ -42,3 +45,35 @@ def test_depth_limit_gives_unknown_not_a_crash():
     # deeper than the mate; a few dozen plies are plenty here.
     enough = solve(NINE, variant="ito", variations=False, options=Options(max_depth=40))
     assert (enough.status, enough.length, enough.mainline) == (free.status, free.length, free.mainline)
+
+
+# --- the memory budget bounds what the process grows by -------------------------------------------
+
+# The position at ply 3 of bench-ito's ito-L05-0013: its check C*8 mates, in a
+# length that takes minutes and hundreds of megabytes to pin down, and
+# --all-first-moves values every first move exactly.
+LONG = "h+Pgk1f2+F+P+G20 b 2TCHc 2"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    ["solve", "-q", "--json", "--all-first-moves", LONG],
+    ["verify", "-q", "--json", "--exact-lengths", "--file", "bench-ito", "--id", "ito-L05-0013"],
+])
+def test_memory_budget_bounds_the_resident_size(command):
+    """With --memory 40 the child's peak resident size stays within 40 MB of
+    the same command stopped at its first node (the interpreter, the package,
+    the collection read).  Before the engine read its resident size it grew
+    by 170 MB for a 100 MB budget (docs/performance.md, "Limits"); now the
+    table gives way and, past the budget, the search stops as unknown."""
+    from tsume.memory import resident_bytes
+
+    assert resident_bytes() > 0  # (Linux: /proc/self/statm; elsewhere the table's estimate alone)
+    base = run_tsume([*command, "--nodes", "1"])
+    got = run_tsume([*command, "--memory", "40", "--time-limit", "60"])
+    assert base.peak_mb is not None and got.peak_mb is not None
+    grown_mb = (got.peak_mb - base.peak_mb) * 1.048576  # (MiB to MB)
+    assert grown_mb <= 40 + 1, (grown_mb, got.stdout[-300:])
+    # It stopped on the memory limit long before the time limit, as unknown.
+    assert got.wall < 40 and "memory limit (40 MB)" in got.stdout
+

@@ -238,7 +238,7 @@ def limit_options(func: F) -> F:
             click.option("--nodes", "node_limit", type=COUNT, default=None, metavar="N",
                          help="Stop after N nodes (per problem)."),
             click.option("--memory", "memory_mb", type=MEGABYTES, default=None, metavar="MB",
-                         help="Bound the search table to about MB megabytes."),
+                         help="Stop before the search grows the process by MB megabytes (its table gives way first)."),
         )
     ):
         func = decorator(func)

@@ -41,6 +41,7 @@ from .conventions import interposition_square, recaptures
 from .gcpause import PausedGC
 from .hands import INF, NOT_PROVEN, Entry, HandOps, HandTable, Probe
 from .interrupt import check_signals
+from .memory import resident_bytes
 from .position import Position
 
 # Bounds at least this large are "no bound": nested searches subtract from INF.
@@ -51,6 +52,12 @@ __all__ = ["DfPn", "INF", "SearchLimit", "OverBudget", "Options", "PROVEN", "DIS
 PROVEN: Final = "proven"
 DISPROVEN: Final = "disproven"
 UNKNOWN: Final = "unknown"
+
+
+#: The fewest entries the resident-size measure shrinks the table to: below
+#: it df-pn would expand the same nodes again and again, and what else the
+#: process holds is beyond the table's reach anyway.
+_MIN_ENTRIES: Final = 4096
 
 
 class SearchLimit(Exception):
@@ -157,6 +164,15 @@ class DfPn:
         self.node_limit = node_limit
         self.deadline = time.perf_counter() + time_limit if time_limit else None
         self.max_entries = int(memory_limit_mb * 1e6 / 400) if memory_limit_mb else None
+        # 400 bytes an entry is an average: the move cache, the verifier's
+        # caches and the allocator's free lists come on top, and with them a
+        # 100 MB budget grew the process by 170 MB (docs/performance.md,
+        # "Limits").  So the process's resident size is read too, and when
+        # its growth since the engine started nears the budget, the table's
+        # size then becomes its limit (tsume.memory).
+        self.memory_budget = int(memory_limit_mb * 1e6) if memory_limit_mb else 0
+        self._rss_base = resident_bytes() if memory_limit_mb else 0
+        self._rss_seen = 0  # what the process had grown by after the last collection
         # The children of recently expanded nodes, by position hash (the full
         # hash: board, hands, side to move, which fix them).  df-pn expands a
         # node again each time its thresholds let it, and verify asks many
@@ -393,9 +409,37 @@ class DfPn:
         if self.deadline is not None and now >= self.deadline:
             raise SearchLimit("time limit")
         self._next_tick = self._tick_after(self.nodes)
-        if self.max_entries is not None and len(self.table) > self.max_entries:
-            self.table.collect(self.max_entries // 2)
-            self.gc_runs += 1
+        if self.max_entries is not None:
+            entries = len(self.table)
+            if self._rss_base:
+                grown = resident_bytes() - self._rss_base
+                budget = self.memory_budget
+                if grown > budget - budget // 8:
+                    # The collections below keep the table inside the budget,
+                    # but not what the allocator keeps beside it: stop, as the
+                    # SAT engine does, rather than go past what was asked.  (At
+                    # seven eighths: the size is read every 1,024 nodes, and
+                    # the table's dictionary grows by megabytes at a time.)
+                    raise SearchLimit(f"memory limit ({budget / 1e6:g} MB)")
+                # From five eighths of the budget on (a collection's own lists
+                # come on top), a new high by a sixteenth of it makes the
+                # table's size its limit.  Only a new high: after a collection the table
+                # refills the memory it freed and the size does not come
+                # down.  (Not while the table is small: then the growth is
+                # not its own.)
+                if (self.max_entries // 2 < entries <= self.max_entries and grown > budget * 5 // 8
+                        and grown > self._rss_seen + budget // 16):
+                    self.max_entries = max(entries - 1, _MIN_ENTRIES)
+            if entries > self.max_entries:
+                self.table.collect(self.max_entries // 2)
+                self.gc_runs += 1
+                # Their answers carry the epoch they were found in, and a
+                # collection starts one that no older answer is used in again.
+                self.useless_cache.clear()
+                self.r_cache.clear()
+                if self._rss_base:
+                    # (After it: the collection's own temporaries count in the size.)
+                    self._rss_seen = resident_bytes() - self._rss_base
         if self.progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
             self.progress(self.stats())

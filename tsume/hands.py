@@ -445,17 +445,25 @@ class HandTable:
         """Drop all but about ``keep`` entries, keeping those with the most work below them."""
         if len(self.entries) <= keep:
             return
-        works = sorted(e.work for e in self.entries.values())
+        entries = self.entries
+        works = sorted([e.work for e in entries.values()])
         cut = works[len(works) - keep]
-        self.entries = {h: e for h, e in self.entries.items() if e.work > cut}
+        del works
+        # Dropped in place and marked (work -1) for the per-board lists below:
+        # a second dictionary and a set of the survivors would add a fifth of
+        # the table's memory at the moment it is fullest (the memory budget
+        # counts them; tsume.dfpn).
+        dropped = [h for h, e in entries.items() if e.work <= cut]
+        for h in dropped:
+            entries.pop(h).work = -1
+        del dropped
         # A proof kept may rest on one just dropped, which a later expansion
         # would no longer find: distrust every proof found before now.
         self.epoch += 1
         self.collected = self.epoch
         self.floor = self.epoch
-        live = set(map(id, self.entries.values()))
         for bkey in list(self.by_board):
-            lst = [e for e in self.by_board[bkey] if id(e) in live]
+            lst = [e for e in self.by_board[bkey] if e.work >= 0]
             if lst:
                 self.by_board[bkey] = lst
             else:

@@ -11,8 +11,6 @@ See docs/solver.md for the conventions and how to read the output.
 
 from __future__ import annotations
 
-import resource
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +20,7 @@ from .arguments import check_limits, check_search_arguments
 from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
 from .dfpn import DISPROVEN, INF, PROVEN, DfPn, Options, SearchLimit
 from .gcpause import PausedGC
+from .memory import peak_mb
 from .position import Position
 from .variant import Variant
 
@@ -144,6 +143,7 @@ class _Extractor:
         # was read with the proofs of one table epoch, and is used under the
         # same rule as they are (tsume.hands).
         self.memo: dict[tuple[int, int, bool], tuple[list[int], int, frozenset[int], int]] = {}
+        self.gc_runs = engine.gc_runs
         self.path_dependent = False
 
     def _search(self, b: int) -> bool:
@@ -159,6 +159,11 @@ class _Extractor:
         answer (a leftover strictly inside the window) is stored."""
         key = (self.pos.hash, b, attacker)
         table = self.engine.table
+        if self.gc_runs != self.engine.gc_runs:
+            # A garbage collection started an epoch no older line is used in:
+            # let the memory go with the table's.
+            self.gc_runs = self.engine.gc_runs
+            self.memo.clear()
         hit = self.memo.get(key)
         if hit is not None and hit[3] >= table.floor and hit[2].isdisjoint(self.engine.path):
             return hit[0], hit[1]
@@ -450,11 +455,6 @@ class _Extractor:
         return pn == 0 if proven else dn == 0
 
 
-def _peak_memory_mb() -> float:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-
-
 def _hand_after(pos: Position, moves: list[int], colour: int) -> tuple[str, int]:
     p = pos.copy()
     for m in moves:
@@ -540,7 +540,7 @@ def solve(
     stats = engine.stats()
     stats["seconds"] = secs
     stats["nodes_per_second"] = engine.nodes / secs if secs > 0 else 0.0
-    stats["peak_memory_mb"] = round(_peak_memory_mb(), 1)
+    stats["peak_memory_mb"] = round(peak_mb(), 1)
     result.stats = stats
     return result
 

@@ -1,0 +1,38 @@
+"""How much memory this process holds: what a df-pn memory budget is measured against.
+
+``--memory MB`` (``memory_limit_mb``) bounds what a search adds to the
+process.  The engine sizes its table from an estimate of bytes per entry,
+and that estimate is only an average: the move cache, the verifier's caches
+and the allocator's free lists come on top, and they vary with the problem.
+So the engine also reads the process's resident size as it runs (Linux
+``/proc/self/statm``, a few microseconds every 1,024 nodes) and shrinks its
+table when the growth since it started nears the budget (``tsume.dfpn``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+
+__all__ = ["resident_bytes", "peak_mb"]
+
+try:
+    _PAGE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, ValueError, OSError):  # not a POSIX system
+    _PAGE = 4096
+
+
+def resident_bytes() -> int:
+    """The process's resident size now, in bytes; 0 where the system does not say."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def peak_mb() -> float:
+    """The process's largest resident size so far, in MB (``ru_maxrss``)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
