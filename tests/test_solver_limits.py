@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from child_run import run_tsume
 
@@ -70,10 +72,16 @@ def test_memory_budget_bounds_the_resident_size(command):
 
     assert resident_bytes() > 0  # (Linux: /proc/self/statm; elsewhere the table's estimate alone)
     base = run_tsume([*command, "--nodes", "1"])
-    got = run_tsume([*command, "--memory", "40", "--time-limit", "60"])
+    got = run_tsume([*command, "--memory", "40", "--time-limit", "20"])
     assert base.peak_mb is not None and got.peak_mb is not None
     grown_mb = (got.peak_mb - base.peak_mb) * 1.048576  # (MiB to MB)
     assert grown_mb <= 40 + 1, (grown_mb, got.stdout[-300:])
-    # It stopped on the memory limit long before the time limit, as unknown.
-    assert got.wall < 40 and "memory limit (40 MB)" in got.stdout
+    # Stopped as unknown: by the memory limit (alone, after about 10 s), or,
+    # where the table's giving way kept the process under it (seen in CI),
+    # by the time limit.
+    assert "memory limit (40 MB)" in got.stdout or "time limit" in got.stdout
+    if command[0] == "solve":
+        # solve's own peak is this process's, not the high-water mark carried
+        # over from the test run that started it.
+        assert abs(json.loads(got.stdout)["stats"]["peak_memory_mb"] - got.peak_mb) < 2
 

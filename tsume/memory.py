@@ -33,6 +33,18 @@ def resident_bytes() -> int:
 
 
 def peak_mb() -> float:
-    """The process's largest resident size so far, in MB (``ru_maxrss``)."""
+    """The process's largest resident size so far, in MiB.
+
+    Linux's ``VmHWM``: ``ru_maxrss`` carries over the high-water mark of the
+    process image that ``exec`` replaced, so a command started by a large
+    process (a test run of 300 MB) would report its parent's peak.
+    """
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
