@@ -9,14 +9,14 @@ user waits for).  The positions run long without a limit:
   position at ply 3 of ``ito-L05-0013``, whose check ``C*8`` mates, but in a
   length that takes minutes to pin down: every first move is valued exactly);
 * verify: ``--exact-lengths problems/bench-ito.tsume --id ito-L05-0013`` (the
-  same alternative, read with no length budget).
+  same alternative, read with no length budget);
+* SAT: ``3T2k1CG21 b C 1 --max-length 5 --all-first-moves`` (the defender
+  holds most of the set; gigabytes without a bound).
 
 (Until stop 30 they were ``solve "k30 b 2C2H2GP 1"`` and ``verify
 problems/bench-ito.tsume --id ito-L01-0001``; the search now mates the first
 in 6 s and verifies the second in 4 s, so they no longer ran into the
 larger limits.)
-* SAT: ``3T2k1CG21 b C 1 --max-length 5 --all-first-moves`` (the defender
-  holds most of the set; gigabytes without a bound).
 
 A memory run also gets ``--time-limit`` (``--memory-runs-for``) so that it ends;
 the table says which limit stopped it.  A limit a command does not take is

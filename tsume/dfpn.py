@@ -408,28 +408,26 @@ class DfPn:
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
             raise SearchLimit("time limit")
+        grown = resident_bytes() - self._rss_base if self._rss_base else 0
+        budget = self.memory_budget
+        if self._rss_base and grown > budget - budget // 8:
+            # The collections below keep the table inside the budget, but not
+            # what the allocator keeps beside it: stop, as the SAT engine
+            # does, rather than go past what was asked.  (At seven eighths:
+            # the size is read every 1,024 nodes, and the table's dictionary
+            # grows by megabytes at a time.)
+            raise SearchLimit(f"memory limit ({budget / 1e6:g} MB)")
         self._next_tick = self._tick_after(self.nodes)
         if self.max_entries is not None:
             entries = len(self.table)
-            if self._rss_base:
-                grown = resident_bytes() - self._rss_base
-                budget = self.memory_budget
-                if grown > budget - budget // 8:
-                    # The collections below keep the table inside the budget,
-                    # but not what the allocator keeps beside it: stop, as the
-                    # SAT engine does, rather than go past what was asked.  (At
-                    # seven eighths: the size is read every 1,024 nodes, and
-                    # the table's dictionary grows by megabytes at a time.)
-                    raise SearchLimit(f"memory limit ({budget / 1e6:g} MB)")
-                # From five eighths of the budget on (a collection's own lists
-                # come on top), a new high by a sixteenth of it makes the
-                # table's size its limit.  Only a new high: after a collection the table
-                # refills the memory it freed and the size does not come
-                # down.  (Not while the table is small: then the growth is
-                # not its own.)
-                if (self.max_entries // 2 < entries <= self.max_entries and grown > budget * 5 // 8
-                        and grown > self._rss_seen + budget // 16):
-                    self.max_entries = max(entries - 1, _MIN_ENTRIES)
+            # From five eighths of the budget on (a collection's own lists
+            # come on top), a new high by a sixteenth of it makes the table's
+            # size its limit.  Only a new high: after a collection the table
+            # refills the memory it freed and the size does not come down.
+            # (Not while the table is small: then the growth is not its own.)
+            if (self._rss_base and self.max_entries // 2 < entries <= self.max_entries
+                    and grown > budget * 5 // 8 and grown > self._rss_seen + budget // 16):
+                self.max_entries = max(entries - 1, _MIN_ENTRIES)
             if entries > self.max_entries:
                 self.table.collect(self.max_entries // 2)
                 self.gc_runs += 1
