@@ -1,0 +1,721 @@
+//! The transposition table: one array of entries, sized by the memory budget.
+//!
+//! Entries are placed by their board key with linear probing, so every entry
+//! of one board lies in the run of used slots that starts at the board's
+//! home slot: a lookup reads that run to its end and finds the position's
+//! own entry and every other hand on the same board, whose proofs and
+//! disproofs serve it by hand dominance ([`crate::search::hands`]).
+//!
+//! The array starts small and doubles as it fills, up to the most entries
+//! the budget allows (counting the old array beside the new one while it
+//! doubles).  Past that, a garbage collection drops the entries with the
+//! least work below them until half the slots are free: first entries that
+//! hold no proof, which any search may drop; proofs only when that is not
+//! enough, and then every older proof is distrusted from that moment on
+//! ([`crate::search::anchors`]).  A collection moves entries and sets, so it
+//! bumps the table's *generation*: a node being searched looks its children
+//! up again when the generation changed.
+
+use std::alloc::{alloc_zeroed, Layout};
+
+use crate::hand::Hand;
+use crate::search::anchors::Anchors;
+use crate::search::bound::{Bound, PnDn, NOT_PROVEN};
+use crate::search::entry::Entry;
+use crate::search::line::Line;
+use crate::search::sets::{SetRef, Sets};
+use crate::search::value::{Rep, Value};
+
+/// The proof number of a position looked up at a bound it has not been
+/// searched to, but found not mated within a smaller one: likely not mated
+/// within this one either, so a proof is looked for elsewhere first.
+pub const DISPROVEN_BELOW_PN: PnDn = 4;
+
+/// The fewest entries a table holds, whatever the budget.
+pub const MIN_ENTRIES: usize = 4096;
+
+/// The entries a table starts with.
+const START_ENTRIES: usize = 8192;
+
+/// The table fills to this fraction (eighths) before it grows or collects.
+const FILL_EIGHTHS: usize = 6;
+
+/// Why a store was not made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotStored {
+    /// Making room dropped proofs: a proof found before that is not stored.
+    ProofsDropped,
+}
+
+/// Counts for the statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Entries in use.
+    pub entries: usize,
+    /// Slots allocated.
+    pub capacity: usize,
+    /// The most slots the budget allows.
+    pub max_capacity: usize,
+    /// Garbage collections run.
+    pub gc_runs: u64,
+    /// Lookups answered by another hand's result.
+    pub dominance_hits: u64,
+    /// Bytes allocated for entries and sets.
+    pub bytes: usize,
+}
+
+/// The table.
+pub struct Table {
+    slots: Vec<Entry>,
+    count: usize,
+    max_capacity: usize,
+    sets: Sets,
+    dominance: bool,
+    generation: u64,
+    gc_runs: u64,
+    dominance_hits: u64,
+}
+
+fn zeroed_slots(n: usize) -> Vec<Entry> {
+    let layout = Layout::array::<Entry>(n).expect("table size");
+    // SAFETY: an Entry is plain data for which all-zero bytes are a valid
+    // value (an empty slot); the pointer comes from the global allocator
+    // with the layout of `n` entries, which the Vec then owns.  Zeroed
+    // memory from the allocator is not touched until used, so an empty
+    // table costs no resident memory.
+    unsafe {
+        let ptr = alloc_zeroed(layout) as *mut Entry;
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
+#[inline(always)]
+fn home(bkey: u64, capacity: usize) -> usize {
+    // Zobrist keys may leave the top bits empty: mix before taking the high part.
+    let mixed = bkey.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((mixed as u128 * capacity as u128) >> 64) as usize
+}
+
+impl Table {
+    /// A table within `bytes` bytes (entries and sets; at least [`MIN_ENTRIES`]
+    /// entries whatever the budget), reusing results for other hands if `dominance`.
+    pub fn new(bytes: usize, dominance: bool) -> Table {
+        let entry = std::mem::size_of::<Entry>();
+        // An eighth for the sets; the entries get the rest, counting the old
+        // array beside the new one while the table doubles (1.5 times the last size).
+        let set_words = (bytes / 8 / 8).max(16 * 1024);
+        let for_entries = bytes - bytes / 8;
+        let mut max_capacity = MIN_ENTRIES;
+        while (max_capacity * 2) * entry * 3 / 2 <= for_entries {
+            max_capacity *= 2;
+        }
+        let start = START_ENTRIES.min(max_capacity);
+        Table {
+            slots: zeroed_slots(start),
+            count: 0,
+            max_capacity,
+            sets: Sets::new(set_words),
+            dominance,
+            generation: 0,
+            gc_runs: 0,
+            dominance_hits: 0,
+        }
+    }
+
+    /// Bumped by every change that moves entries or sets.
+    #[inline(always)]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Statistics.
+    pub fn stats(&self) -> TableStats {
+        TableStats {
+            entries: self.count,
+            capacity: self.slots.len(),
+            max_capacity: self.max_capacity,
+            gc_runs: self.gc_runs,
+            dominance_hits: self.dominance_hits,
+            bytes: self.slots.len() * std::mem::size_of::<Entry>() + self.sets.bytes(),
+        }
+    }
+
+    /// Entries in use.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// No entry in use?
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The slot of a position's entry, if it has one.
+    #[inline]
+    fn find(&self, bkey: u64, hand: Hand) -> Option<usize> {
+        let cap = self.slots.len();
+        let mut i = home(bkey, cap);
+        loop {
+            let e = &self.slots[i];
+            if e.is_empty() {
+                return None;
+            }
+            if e.is_for(bkey, hand) {
+                return Some(i);
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// The entry of a position, if it has one.
+    pub fn get(&self, bkey: u64, hand: Hand) -> Option<&Entry> {
+        self.find(bkey, hand).map(|i| &self.slots[i])
+    }
+
+    /// Has the position an entry?
+    pub fn known(&self, bkey: u64, hand: Hand) -> bool {
+        self.find(bkey, hand).is_some()
+    }
+
+    /// A stored set: its bound, epoch and positions.
+    #[inline]
+    pub fn set(&self, r: SetRef) -> (Bound, u32, &[u64]) {
+        self.sets.get(r)
+    }
+
+    fn line_proof_holds(&self, e: &Entry, b: Bound, line: &Line, floor: u32) -> Option<Bound> {
+        if e.lp == 0 {
+            return None;
+        }
+        let (lp_b, epoch, rep) = self.sets.get(e.lp);
+        (lp_b <= b && epoch >= floor && line.contains_all(rep)).then_some(lp_b)
+    }
+
+    /// What the table knows of a position (board key, attacker hand) at bound `b`.
+    pub fn lookup(&mut self, bkey: u64, hand: Hand, b: Bound, line: &Line, anchors: &Anchors) -> Value {
+        let cap = self.slots.len();
+        let floor = anchors.floor();
+        let mut own: Option<usize> = None;
+        let mut proof: Option<usize> = None;
+        let mut disproof: Option<usize> = None;
+        let mut i = home(bkey, cap);
+        loop {
+            let e = &self.slots[i];
+            if e.is_empty() {
+                break;
+            }
+            if e.bkey == bkey {
+                if e.hand() == hand {
+                    own = Some(i);
+                } else if self.dominance {
+                    if proof.is_none()
+                        && e.proven <= b
+                        && !e.p_exact()
+                        && e.p_epoch >= floor
+                        && anchors.allows_other_hands(e.pa())
+                        && hand.covers(e.proof_hand)
+                    {
+                        proof = Some(i);
+                    } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand.covers(hand) {
+                        disproof = Some(i);
+                    }
+                }
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+        if let Some(i) = own {
+            let e = &self.slots[i];
+            if e.proven <= b && e.p_epoch >= floor {
+                return Value::proven(e.proven, e.proof_hand, e.p_exact(), e.pa(), Rep::None);
+            }
+            if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
+                return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
+            }
+            if e.disproven >= b {
+                return Value::disproven(e.disproven, e.disproof_hand, e.d_exact(), Rep::None);
+            }
+            if e.rep != 0 {
+                let (rep_b, _, rep) = self.sets.get(e.rep);
+                if rep_b >= b && line.contains_all(rep) {
+                    return Value::disproven(rep_b, Hand::EMPTY, true, Rep::Stored(e.rep));
+                }
+            }
+        }
+        if let Some(j) = proof {
+            self.dominance_hits += 1;
+            let o = &self.slots[j];
+            return Value::proven(o.proven, o.proof_hand, false, o.pa(), Rep::None);
+        }
+        if let Some(j) = disproof {
+            self.dominance_hits += 1;
+            let o = &self.slots[j];
+            return Value::disproven(o.disproven, o.disproof_hand, false, Rep::None);
+        }
+        if let Some(i) = own {
+            let e = &self.slots[i];
+            if e.b == b {
+                return Value::open(e.pn, e.dn);
+            }
+            if e.disproven >= 0 {
+                return Value::open(DISPROVEN_BELOW_PN, 1);
+            }
+            if 0 <= e.b && e.b < b {
+                // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
+                return Value::open(e.pn, e.dn);
+            }
+        }
+        Value::open(1, 1)
+    }
+
+    /// The proven length of a position's own entry usable on this line; [`NOT_PROVEN`] if none.
+    pub fn proof_length(&self, bkey: u64, hand: Hand, line: &Line, anchors: &Anchors) -> Bound {
+        let Some(i) = self.find(bkey, hand) else { return NOT_PROVEN };
+        let e = &self.slots[i];
+        let floor = anchors.floor();
+        let best = if e.p_epoch >= floor { e.proven } else { NOT_PROVEN };
+        match self.line_proof_holds(e, NOT_PROVEN - 1, line, floor) {
+            Some(lp_b) if lp_b < best => lp_b,
+            _ => best,
+        }
+    }
+
+    // --- stores -------------------------------------------------------------
+
+    /// Makes room for one more entry and `words` words of sets: grows the
+    /// table or collects garbage.  `Err` if proofs were dropped.
+    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> Result<(), NotStored> {
+        let mut dropped = false;
+        if self.count + 1 > self.slots.len() * FILL_EIGHTHS / 8 {
+            if self.slots.len() < self.max_capacity {
+                self.grow();
+            } else {
+                dropped |= self.collect(anchors, words);
+            }
+        }
+        if self.sets.used() + words + 2 > self.sets.capacity() {
+            self.compact_sets();
+            if self.sets.used() + words + 2 > self.sets.capacity() / 2 {
+                dropped |= self.collect(anchors, words);
+            }
+        }
+        if dropped {
+            Err(NotStored::ProofsDropped)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The slot of a position's entry, made if there is none (room made beforehand).
+    fn slot(&mut self, bkey: u64, hand: Hand, work: u64) -> usize {
+        let cap = self.slots.len();
+        let mut i = home(bkey, cap);
+        loop {
+            let e = &mut self.slots[i];
+            if e.is_empty() {
+                *e = Entry::new(bkey, hand);
+                e.work = work;
+                self.count += 1;
+                return i;
+            }
+            if e.is_for(bkey, hand) {
+                e.work = e.work.saturating_add(work);
+                return i;
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// Stores a proof within `length`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_proof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        length: Bound,
+        work: u64,
+        proof_hand: Hand,
+        exact: bool,
+        pa: bool,
+        anchors: &mut Anchors,
+    ) -> Result<(), NotStored> {
+        self.make_room(0, anchors)?;
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_proof(length, proof_hand, exact, pa, anchors.epoch(), anchors.floor());
+        Ok(())
+    }
+
+    /// Stores a proof within `length` that holds while every position of
+    /// `rep` is on the line; it replaces the entry's last such proof.  The
+    /// stored set is returned.
+    pub fn store_line_proof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        length: Bound,
+        rep: &[u64],
+        work: u64,
+        anchors: &mut Anchors,
+    ) -> Result<SetRef, NotStored> {
+        self.make_room(rep.len(), anchors)?;
+        let i = self.slot(bkey, hand, work);
+        let r = self.sets.alloc(i as u32, length, anchors.epoch(), rep).expect("room was made for the set");
+        self.slots[i].lp = r;
+        Ok(r)
+    }
+
+    /// Stores a disproof within `bound`.
+    pub fn store_disproof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        bound: Bound,
+        work: u64,
+        disproof_hand: Hand,
+        exact: bool,
+        anchors: &mut Anchors,
+    ) {
+        // A disproof holds whatever was dropped to make room for it.
+        let _ = self.make_room(0, anchors);
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_disproof(bound, disproof_hand, exact);
+    }
+
+    /// Stores a disproof within `b` that holds while every position of `rep`
+    /// is on the line; the stored set is returned.
+    pub fn store_rep_disproof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        rep: &[u64],
+        work: u64,
+        anchors: &mut Anchors,
+    ) -> SetRef {
+        let _ = self.make_room(rep.len(), anchors);
+        let i = self.slot(bkey, hand, work);
+        let r = self.sets.alloc(i as u32, b, 0, rep).expect("room was made for the set");
+        self.slots[i].rep = r;
+        r
+    }
+
+    /// Stores the numbers of an open search to bound `b`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_open(&mut self, bkey: u64, hand: Hand, b: Bound, pn: PnDn, dn: PnDn, work: u64, anchors: &mut Anchors) {
+        let _ = self.make_room(0, anchors);
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_open(b, pn, dn);
+    }
+
+    // --- memory -----------------------------------------------------------
+
+    /// Puts an entry taken out of its slot back from its home slot; returns where.
+    fn reinsert(&mut self, e: Entry) -> usize {
+        let cap = self.slots.len();
+        let mut i = home(e.bkey, cap);
+        while !self.slots[i].is_empty() {
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+        self.slots[i] = e;
+        i
+    }
+
+    fn grow(&mut self) {
+        let doubled = zeroed_slots(self.slots.len() * 2);
+        let old = std::mem::replace(&mut self.slots, doubled);
+        for e in old.into_iter().filter(|e| !e.is_empty()) {
+            let i = self.reinsert(e);
+            self.claim_sets(i);
+        }
+    }
+
+    /// Tells the sets of the entry in slot `i` where their owner is.
+    fn claim_sets(&mut self, i: usize) {
+        let e = self.slots[i];
+        if e.rep != 0 {
+            self.sets.set_owner(e.rep, i as u32);
+        }
+        if e.lp != 0 {
+            self.sets.set_owner(e.lp, i as u32);
+        }
+    }
+
+    /// Moves the live sets over the garbage ones.
+    fn compact_sets(&mut self) {
+        let slots = &mut self.slots;
+        self.sets.compact(|owner, old, new| {
+            let e = &mut slots[owner as usize];
+            if e.is_empty() {
+                false
+            } else if e.rep == old {
+                e.rep = new;
+                true
+            } else if e.lp == old {
+                e.lp = new;
+                true
+            } else {
+                false
+            }
+        });
+        self.generation += 1;
+    }
+
+    /// Drops entries with the least work until half the slots and half the
+    /// sets' words are free (those without a proof first); `words` more
+    /// words of sets must then fit.  Returns whether proofs were dropped.
+    fn collect(&mut self, anchors: &mut Anchors, words: usize) -> bool {
+        let set_len = |sets: &Sets, r: SetRef| if r == 0 { 0 } else { sets.get(r).2.len() + 2 };
+        // Priority classes: (holds a proof, log2 of its work); the lowest goes first.
+        let class = |e: &Entry| (e.holds_proof() as usize) * 65 + (64 - (e.work + 1).leading_zeros() as usize);
+        let mut counts = [0usize; 130];
+        let mut sizes = [0usize; 130];
+        let mut live_words = 0;
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            let c = class(e);
+            let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
+            counts[c] += 1;
+            sizes[c] += w;
+            live_words += w;
+        }
+        let keep_entries = self.slots.len() * FILL_EIGHTHS / 8 / 2;
+        let keep_words = (self.sets.capacity() / 2).saturating_sub(words);
+        let mut entries = self.count;
+        // Whole classes go until what is left fits; the last one partly.
+        let mut cut = 0;
+        while cut < 130 && (entries > keep_entries || live_words > keep_words) {
+            entries -= counts[cut];
+            live_words -= sizes[cut];
+            cut += 1;
+        }
+        // Give back the part of the last class that need not go.
+        let last = cut.saturating_sub(1);
+        let (mut spare_entries, mut spare_words) = (keep_entries.saturating_sub(entries), keep_words.saturating_sub(live_words));
+        let mut dropped_proofs = false;
+        for i in 0..self.slots.len() {
+            let e = self.slots[i];
+            if e.is_empty() {
+                continue;
+            }
+            let c = class(&e);
+            if c > last || cut == 0 {
+                continue;
+            }
+            let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
+            if c == last && spare_entries > 0 && spare_words >= w {
+                spare_entries -= 1;
+                spare_words -= w;
+                continue;
+            }
+            dropped_proofs |= e.holds_proof();
+            self.slots[i].clear();
+            self.count -= 1;
+        }
+        self.compact_slots();
+        self.compact_sets();
+        if dropped_proofs {
+            anchors.collected();
+        }
+        self.gc_runs += 1;
+        dropped_proofs
+    }
+
+    /// Closes the gaps that dropped entries left in the runs of used slots.
+    fn compact_slots(&mut self) {
+        let cap = self.slots.len();
+        let Some(start) = self.slots.iter().position(|e| e.is_empty()) else { return };
+        for k in 1..=cap {
+            let i = (start + k) % cap;
+            if self.slots[i].is_empty() {
+                continue;
+            }
+            let e = self.slots[i];
+            self.slots[i].clear();
+            let j = self.reinsert(e);
+            if j != i {
+                self.claim_sets(j);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::hands::any_hand;
+
+    fn h(counts: &[u8]) -> Hand {
+        Hand::from_counts(counts).unwrap()
+    }
+
+    fn table() -> (Table, Line, Anchors) {
+        (Table::new(1 << 20, true), Line::new(), Anchors::new())
+    }
+
+    #[test]
+    fn an_unknown_position_starts_at_one_one() {
+        let (mut t, line, anchors) = table();
+        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(1, 1));
+    }
+
+    #[test]
+    fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
+        let (mut t, line, mut anchors) = table();
+        let mine = h(&[1, 1]);
+        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors).unwrap();
+        assert!(t.lookup(5, mine, 7, &line, &anchors).is_proven());
+        assert!(t.lookup(5, mine, 9, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, mine, 5, &line, &anchors).is_proven());
+        // Another hand on the board: at least the proof hand.
+        let more = t.lookup(5, h(&[2, 0]), 9, &line, &anchors);
+        assert!(more.is_proven() && !more.exact);
+        assert!(!t.lookup(5, h(&[0, 3]), 9, &line, &anchors).is_proven());
+        // Another board: nothing.
+        assert!(!t.lookup(6, mine, 9, &line, &anchors).is_proven());
+        assert_eq!(t.stats().dominance_hits, 1);
+    }
+
+    #[test]
+    fn an_exact_proof_serves_its_own_hand_only() {
+        let (mut t, line, mut anchors) = table();
+        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors).unwrap();
+        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, h(&[2]), 3, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn a_disproof_holds_for_smaller_bounds_and_fewer_attacker_pieces() {
+        let (mut t, line, mut anchors) = table();
+        t.store_disproof(5, h(&[1, 1]), 9, 3, h(&[1, 2]), false, &mut anchors);
+        assert!(t.lookup(5, h(&[1, 1]), 9, &line, &anchors).is_disproven());
+        assert!(t.lookup(5, h(&[1, 1]), 3, &line, &anchors).is_disproven());
+        assert!(!t.lookup(5, h(&[1, 1]), 11, &line, &anchors).is_final());
+        assert!(t.lookup(5, h(&[0, 2]), 9, &line, &anchors).is_disproven());
+        assert!(!t.lookup(5, h(&[2, 0]), 9, &line, &anchors).is_final());
+    }
+
+    #[test]
+    fn numbers_come_from_the_same_or_a_smaller_bound() {
+        let (mut t, line, mut anchors) = table();
+        t.store_open(5, Hand::EMPTY, 7, 3, 8, 1, &mut anchors);
+        assert_eq!(t.lookup(5, Hand::EMPTY, 7, &line, &anchors), Value::open(3, 8));
+        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(3, 8));
+        assert_eq!(t.lookup(5, Hand::EMPTY, 5, &line, &anchors), Value::open(1, 1));
+        // Not mated within a smaller bound: looks harder to prove.
+        t.store_disproof(5, Hand::EMPTY, 7, 1, Hand::EMPTY, true, &mut anchors);
+        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(DISPROVEN_BELOW_PN, 1));
+    }
+
+    #[test]
+    fn results_resting_on_the_line_hold_while_it_stands() {
+        let (mut t, mut line, mut anchors) = table();
+        line.push(100);
+        line.push(200);
+        let r = t.store_rep_disproof(5, Hand::EMPTY, 9, &[100, 200], 1, &mut anchors);
+        let v = t.lookup(5, Hand::EMPTY, 9, &line, &anchors);
+        assert_eq!(v, Value::disproven(9, Hand::EMPTY, true, Rep::Stored(r)));
+        line.pop();
+        assert!(!t.lookup(5, Hand::EMPTY, 9, &line, &anchors).is_final());
+        line.push(200);
+        let lp = t.store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors).unwrap();
+        assert_eq!(t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep, Rep::Stored(lp));
+        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), 5);
+        line.pop();
+        assert!(!t.lookup(6, Hand::EMPTY, 7, &line, &anchors).is_final());
+        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), NOT_PROVEN);
+    }
+
+    #[test]
+    fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
+        let (mut t, line, mut anchors) = table();
+        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors).unwrap();
+        anchors.push(77, Some(8), false);
+        assert!(!t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        anchors.pop();
+        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        // Found under the anchor: used for other hands only if clear of anchor boards.
+        anchors.push(77, Some(8), false);
+        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors).unwrap();
+        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors).unwrap();
+        assert!(!t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(6, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
+        anchors.pop();
+        assert!(t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn the_table_grows_then_collects_keeping_the_most_work() {
+        let mut t = Table::new(0, true); // the smallest table
+        let (line, mut anchors) = (Line::new(), Anchors::new());
+        assert_eq!(t.stats().max_capacity, MIN_ENTRIES);
+        let n = MIN_ENTRIES as u64 * 2;
+        for k in 0..n {
+            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+        }
+        let s = t.stats();
+        assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
+        // The last entries stored (the most work) are there; the first are gone.
+        assert!(t.lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors).is_disproven());
+        assert!(!t.lookup(7919, Hand::EMPTY, 5, &line, &anchors).is_final());
+        // No proof was dropped: the epoch did not move.
+        assert_eq!(anchors.floor(), 0);
+        // Every entry left is still found.
+        let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
+        assert_eq!(found, t.len());
+    }
+
+    #[test]
+    fn proofs_go_last_and_then_start_an_epoch() {
+        let mut t = Table::new(0, true);
+        let (line, mut anchors) = (Line::new(), Anchors::new());
+        let mut refused = 0;
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            if t.store_proof(k * 7919, Hand::EMPTY, 5, 1, Hand::EMPTY, true, false, &mut anchors).is_err() {
+                refused += 1;
+            }
+        }
+        assert!(refused > 0 && anchors.floor() > 0);
+        // Proofs kept from before the last collection are no longer used; later ones are.
+        let kept_old = (0..MIN_ENTRIES as u64).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
+        let used_old = (0..MIN_ENTRIES as u64).filter(|k| t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors).is_proven()).count();
+        assert!(kept_old > 0 && used_old == 0, "{kept_old} {used_old}");
+        assert!(t.lookup((MIN_ENTRIES as u64 * 2 - 1) * 7919, Hand::EMPTY, 5, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn sets_survive_collections_and_compaction() {
+        let mut t = Table::new(0, true);
+        let (mut line, mut anchors) = (Line::new(), Anchors::new());
+        line.push(1);
+        line.push(2);
+        let mut kept = vec![];
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, 5, &[1, 2], k, &mut anchors);
+            kept.push(r);
+        }
+        assert!(t.stats().gc_runs > 0);
+        let mut resting = 0;
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            let v = t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors);
+            if let Rep::Stored(r) = v.rep {
+                assert_eq!(t.set(r).2, &[1, 2]);
+                resting += 1;
+            }
+        }
+        assert_eq!(resting, t.len());
+    }
+}
