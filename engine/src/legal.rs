@@ -305,6 +305,58 @@ impl Position {
         n
     }
 
+    /// Why the move `m` is not legal here, in words (for a move that is not legal).
+    pub fn why_illegal(&mut self, m: Move) -> String {
+        let t = self.tables.clone();
+        let c = self.turn;
+        let to = m.to();
+        if m.is_drop() {
+            let f = m.face() as usize;
+            if f == 0 || f > t.nfaces {
+                return format!("there is no face {f}");
+            }
+            let k = t.face_kind[f] as usize;
+            if self.hands[c.index()].count(k) == 0 {
+                return format!("{} has no {} in hand", c.name(), t.kind_letter[k]);
+            }
+            if self.board[to as usize] != 0 {
+                return format!("square {to} is occupied");
+            }
+            if !has(self.drop_squares(c), to) {
+                return format!("dropping on {to} breaks the drop limits near the own king");
+            }
+        } else {
+            let frm = m.from();
+            let v = self.board[frm as usize];
+            if v == 0 {
+                return format!("square {frm} is empty");
+            }
+            if (v & 1) as usize != c.index() {
+                return format!("the piece on {frm} is not {}'s", c.name());
+            }
+            let mut buf = MoveList::new();
+            self.piece_moves(frm, &mut buf);
+            if !buf.contains(m) {
+                return format!("the {} on {frm} cannot move to {to}", t.face_name[(v >> 1) as usize]);
+            }
+        }
+        self.push(m);
+        let mover = c;
+        let k = self.kings[mover.index()];
+        let ek = self.kings[mover.flip().index()];
+        let why = if k != 0 && self.is_attacked(k, mover.flip()) {
+            "it leaves the own king in check"
+        } else if self.repetitions() >= 3 && t.repetition {
+            "it repeats a position for the third time"
+        } else if ek != 0 && self.is_attacked(ek, mover) {
+            "it is a drop that gives checkmate"
+        } else {
+            "it stalemates the opponent"
+        };
+        self.pop();
+        why.to_string()
+    }
+
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&mut self) -> bool {
         if !self.is_check() {
