@@ -98,12 +98,12 @@ def test_push_pop_restores_fen_and_hash(variant, start, seed):
         ms = p.legal_moves()
         if not ms:
             break
-        history.append((p.fen(), p.hash, p.handz, p.key()))
+        history.append((p.fen(), p.hash, p.hand_hash, p.key()))
         p.push(rng.choice(ms))
         # incremental hashes == hashes of the same position read from scratch
         fresh = Position(p.fen(), variant)
         assert fresh.hash == p.hash
-        assert fresh.handz == p.handz
+        assert fresh.hand_hash == p.hand_hash
         assert fresh.key() == p.key()
         assert fresh.fen() == p.fen()
     while history:
@@ -111,7 +111,7 @@ def test_push_pop_restores_fen_and_hash(variant, start, seed):
         p.pop()
         assert p.fen() == fen
         assert p.hash == h
-        assert p.handz == hz
+        assert p.hand_hash == hz
         assert p.key() == key
 
 

@@ -131,7 +131,7 @@ def _hands_line(entry: Entry) -> str:
     attacker, defender = pos.turn, pos.turn ^ 1
     given = Position(entry.problem.position, pos.variant, validate=False)
     rule = (entry.problem.defender or "").strip().lower()
-    rest = rule == "rest" or (not rule and not any(given.hands[defender]))
+    rest = rule == "rest" or (not rule and not any(given.hand_counts(defender)))
     held = hand_text(pos, defender)
     if rest:
         held = f"{held} (the rest of the set)" if held != "-" else "nothing (the rest of the set is empty)"

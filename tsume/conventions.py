@@ -47,25 +47,25 @@ def tsume_position(
     t = pos.t
     attacker = pos.turn
     defender = attacker ^ 1
-    if not pos.kings[defender]:
+    if not pos.king_square(defender):
         raise PositionError(f"tsume: the defender ({COLOUR_NAMES[defender]}) has no king on the board")
+    hands = [pos.hand_counts(0), pos.hand_counts(1)]
     if mode is None:
-        mode = "rest" if not any(pos.hands[defender]) else "as-given"
+        mode = "rest" if not any(hands[defender]) else "as-given"
     elif mode.strip().lower() in ("rest", "none"):
         mode = mode.strip().lower()
     if mode == "rest":
-        pos.hands[defender] = rest_of_set(pos)
+        hands[defender] = rest_of_set(pos)
     elif mode == "none":
-        pos.hands[defender] = [0] * t.nkinds
+        hands[defender] = [0] * t.nkinds
     elif mode != "as-given":
         from .notation import parse_hands
 
         letters = mode.strip()
         field = letters.upper() if defender == 0 else letters.lower()
-        hands = parse_hands(field or "-", t)
-        pos.hands[defender] = hands[defender]
-    pos._rebuild()
-    pos._validate()
+        hands[defender] = parse_hands(field or "-", t)[defender]
+    pos = pos.with_hands(hands)
+    pos.validate()
     return pos
 
 
@@ -73,18 +73,20 @@ def rest_of_set(pos: Position) -> list[int]:
     """Per kind, the pieces of the set neither on the board nor in the side to move's hand."""
     t = pos.t
     counts = [t.kind_count[ki] if ki != t.royal_kind else 0 for ki in range(t.nkinds)]
-    for s in range(1, t.n + 1):
-        v = pos.board[s]
-        if v and not t.royal[v]:
-            counts[t.face_kind[v >> 1]] -= 1
+    royal = t.royal
+    face_kind = t.face_kind
+    for v in pos.board_list():
+        if v and not royal[v]:
+            counts[face_kind[v >> 1]] -= 1
+    hand = pos.hand_counts(pos.turn)
     for ki in range(t.nkinds):
-        counts[ki] -= pos.hands[pos.turn][ki]
+        counts[ki] -= hand[ki]
     return [max(0, c) for c in counts]
 
 
 def hand_count(pos: Position, colour: int) -> int:
     """How many pieces a colour holds in hand."""
-    return sum(pos.hands[colour])
+    return sum(pos.hand_counts(colour))
 
 
 def ranged_checkers(pos: Position) -> int:
@@ -100,17 +102,17 @@ def interposition_square(pos: Position, m: int, ranged: int) -> int:
     """
     if not ranged:
         return 0
-    k = pos.kings[pos.turn]
+    k = pos.king_square(pos.turn)
     frm = m & 127
     if frm == k:
         return 0
     to = m >> 7 & 127
-    between = pos.t.between
+    t = pos.t
     while ranged:
         low = ranged & -ranged
         ranged ^= low
         c = low.bit_length() - 1
-        if between[c][k] >> to & 1:
+        if t.between(c, k) >> to & 1:
             return c
     return 0
 
@@ -123,7 +125,7 @@ def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]"
         if x & 127 != checker or x >> 7 & 127 != square:
             continue
         pos.push(x)
-        kind = pos.t.hand_kind[pos._stack[-1][1]]
+        kind = pos.t.hand_kind[pos.last_capture()]
         back = handed_back(pos, kind)
         pos.pop()
         yield back
@@ -132,9 +134,8 @@ def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]"
 def handed_back(pos: Position, kind: int) -> Position:
     """A copy with one piece of ``kind`` moved from the hand of the side not to move
     (the attacker, who just captured it) back to the side to move (the defender)."""
-    p = pos.copy()
-    attacker = p.turn ^ 1
-    p.hands[attacker][kind] -= 1
-    p.hands[p.turn][kind] += 1
-    p._rebuild()
-    return p
+    defender = pos.turn
+    hands = [pos.hand_counts(0), pos.hand_counts(1)]
+    hands[defender ^ 1][kind] -= 1
+    hands[defender][kind] += 1
+    return pos.with_hands(hands)

@@ -720,9 +720,11 @@ def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str
     still in hand at the end, which te-amari reports."""
     p = pos.copy()
     t = p.t
+    royal = t.royal
+    board = p.board_list()
     # The attacker's pieces that have not moved, and so still stand where they started.
     untouched = {sq for sq in range(1, p.n + 1)
-                 if p.board[sq] and p.board[sq] & 1 == attacker and not t.royal[p.board[sq]]}
+                 if board[sq] and board[sq] & 1 == attacker and not royal[board[sq]]}
     for m in moves:
         frm, to = m & 127, m >> 7 & 127
         untouched.discard(frm if p.turn == attacker else to)  # moved, or taken where it stood

@@ -26,7 +26,7 @@ class SatError(TsumeError):
 
 
 def cpos_of(pos: Position) -> CPos:
-    return (tuple(pos.board), (tuple(pos.hands[0]), tuple(pos.hands[1])), pos.turn)
+    return (tuple(pos.board_list()), (tuple(pos.hand_counts(0)), tuple(pos.hand_counts(1))), pos.turn)
 
 
 def move_int(m: Move) -> int:
@@ -54,7 +54,7 @@ class SatEngine:
         self.expand_concrete = expand_concrete
         #: counterexamples added per defender node and refinement (0: every reply)
         self.per_node = per_node
-        self.rules = rules_for(pos.variant, len(pos.board) - 1)
+        self.rules = rules_for(pos.variant, pos.n)
         self.budget = budget or Budget(time_limit, memory_limit_mb)
         if oracle is None:
             oracle = Oracle(self.rules, on_grow=self.budget.check)
@@ -144,12 +144,8 @@ class SatEngine:
     # --- a main line ------------------------------------------------------------------------
 
     def _sub(self, cpos: CPos, history: tuple[CPos, ...]) -> "SatEngine":
-        p = self.pos.copy()
         board, hands, turn = cpos
-        p.board = list(board)
-        p.hands = [list(hands[0]), list(hands[1])]
-        p.turn = turn
-        p._rebuild()
+        p = self.pos.with_changes(list(enumerate(board))[1:], [list(hands[0]), list(hands[1])], turn)
         return SatEngine(p, history=history, budget=self.budget, oracle=self.oracle,
                          expand_concrete=self.expand_concrete, per_node=self.per_node)
 
@@ -257,7 +253,7 @@ def sat_solve(
         raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
     pos = tsume_position(position, variant, defender_hand=defender_hand)
     if memory_limit_mb is not None:
-        _check_encodable(max_length, len(pos.board) - 1, memory_limit_mb)
+        _check_encodable(max_length, pos.n, memory_limit_mb)
     started = time.perf_counter()
     cpu = time.process_time()
     eng = SatEngine(pos, time_limit=time_limit, memory_limit_mb=memory_limit_mb)
