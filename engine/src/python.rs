@@ -23,6 +23,9 @@ use crate::tables::Tables;
 use crate::unmove;
 use crate::variant::Variant;
 
+#[path = "python_search.rs"]
+mod search;
+
 /// A `tsume.errors` exception of class `name` with message `msg`.
 fn tsume_error(py: Python<'_>, name: &str, msg: &str) -> PyErr {
     match py.import("tsume.errors").and_then(|m| m.getattr(name)).and_then(|c| c.call1((msg,))) {
@@ -784,5 +787,6 @@ impl PyPosition {
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTables>()?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<search::PySearch>()?;
     Ok(())
 }

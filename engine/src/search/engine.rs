@@ -86,11 +86,11 @@ impl Search {
         // The table gets most of the budget; the verdict caches and the line
         // reader's memo a fixed share (see docs/solver.md, "Memory").
         let memo_bytes = memory / 16;
-        let table_bytes = memory - memo_bytes - Verdicts::BYTES;
+        let table_bytes = memory.saturating_sub(memo_bytes + Verdicts::BYTES);
         Ok(Search {
             pos,
             attacker,
-            table: Table::new(table_bytes.max(0), options.hand_dominance),
+            table: Table::new(table_bytes, options.hand_dominance),
             line: Line::new(),
             anchors: Anchors::new(),
             monitor: Monitor::new(limits.nodes, limits.time),
@@ -127,6 +127,16 @@ impl Search {
     /// Of those, the nodes spent climbing from a first proof to an exact length.
     pub fn climb_nodes(&self) -> u64 {
         self.climb_nodes
+    }
+
+    /// Time since the search was made.
+    pub fn elapsed(&self) -> Duration {
+        self.monitor.elapsed()
+    }
+
+    /// The limit that stopped the search for good, if one did.
+    pub fn stopped(&self) -> Option<&Stop> {
+        self.monitor.stopped()
     }
 
     /// The table's statistics.

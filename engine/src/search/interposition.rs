@@ -136,7 +136,7 @@ impl Search {
         // A disproof without a real bound means no mate at all, which a
         // useless interposition needs; skipping the test there also keeps
         // unbounded searches from nesting unbounded tests.
-        if kid.v.dn != 0 || kid.checker == 0 || b - 1 >= UNBOUNDED {
+        if kid.v.dn != 0 || kid.checker == 0 || b > UNBOUNDED {
             return Ok(());
         }
         let (useless, on_line, bounded) = self.useless(kid.m, kid.checker, b)?;

@@ -61,8 +61,11 @@ pub trait Hooks: Send {
     fn keep_going(&mut self) -> bool {
         true
     }
-    /// The search's progress, at the progress interval.
-    fn progress(&mut self, _nodes: u64, _elapsed: Duration) {}
+    /// The search's progress, at the progress interval: nodes, time, table
+    /// entries.  May the search go on?
+    fn progress(&mut self, _nodes: u64, _elapsed: Duration, _entries: usize) -> bool {
+        true
+    }
 }
 
 /// No hooks.
@@ -83,6 +86,8 @@ pub struct Monitor {
     next_poll: Instant,
     progress_interval: Option<Duration>,
     next_progress: Instant,
+    /// A progress report is due (the search makes it, with its table's size).
+    pub(crate) progress_due: bool,
 }
 
 impl Monitor {
@@ -102,6 +107,7 @@ impl Monitor {
             next_poll: now,
             progress_interval: None,
             next_progress: now,
+            progress_due: false,
         };
         m.next_tick = m.tick_after(0);
         m
@@ -187,8 +193,7 @@ impl Monitor {
         if let Some(interval) = self.progress_interval {
             if now >= self.next_progress {
                 self.next_progress = now + interval;
-                let elapsed = now - self.started;
-                self.hooks.progress(self.nodes, elapsed);
+                self.progress_due = true;
             }
         }
         if self.nodes >= self.budget_end {
@@ -215,6 +220,17 @@ impl Monitor {
         self.budget_end = end;
         if self.stopped.is_none() {
             self.next_tick = self.tick_after(self.nodes);
+        }
+    }
+
+    /// Reports progress (due: [`Monitor::progress_due`]); stops the search if the hook says so.
+    pub fn report(&mut self, entries: usize) -> Result<(), Stop> {
+        self.progress_due = false;
+        let elapsed = self.started.elapsed();
+        if self.hooks.progress(self.nodes, elapsed, entries) {
+            Ok(())
+        } else {
+            Err(self.stop(Stop::Interrupted))
         }
     }
 

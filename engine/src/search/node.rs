@@ -40,6 +40,9 @@ impl Search {
     pub(crate) fn mid(&mut self, b: Bound, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
         // Checked before the node is counted: a stopped search counts no more.
         self.monitor.visit()?;
+        if self.monitor.progress_due {
+            self.monitor.report(self.table.len())?;
+        }
         let or_node = self.or_node();
         let hand = self.attacker_hand();
         let bkey = self.pos.board_key();
