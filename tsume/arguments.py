@@ -176,11 +176,11 @@ def check_solution(value: object) -> list[str] | None:
 
 
 def check_options(value: object) -> Any:
-    """None or a :class:`tsume.dfpn.Options`."""
-    from .dfpn import Options
+    """None or a :class:`tsume.search.Options`."""
+    from .search import Options
 
     if value is not None and not isinstance(value, Options):
-        raise ArgumentError(f"options must be a tsume.dfpn.Options or None, not {type(value).__name__}")
+        raise ArgumentError(f"options must be a tsume.search.Options or None, not {type(value).__name__}")
     return value
 
 

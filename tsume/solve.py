@@ -1,10 +1,13 @@
 """Solving a tsume: ``solve()`` and its :class:`Result`.
 
 1. df-pn without a length bound (or with ``max_length``) decides mate / no mate;
-2. the bound is then tightened from 1 ply upward until a mate within it is
-   proven: that is the shortest counted length;
+2. the least bound within which a mate is proven is the shortest counted
+   length;
 3. the main line and the variations are read off with the same conventions,
    each step proven by a bounded df-pn search.
+
+The searches run in the Rust engine (:class:`tsume.search.Search`); this
+module asks its questions and builds the :class:`Result`.
 
 See docs/solver.md for the conventions and how to read the output.
 """
@@ -17,19 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import check_limits, check_search_arguments
-from .conventions import hand_count, interposition_square, ranged_checkers, tsume_position
-from .dfpn import DISPROVEN, INF, PROVEN, DfPn, Options, SearchLimit
-from .gcpause import PausedGC
+from .conventions import hand_count, tsume_position
 from .memory import peak_mb
 from .position import Position
+from .search import Options, Search, SearchLimit
 from .variant import Variant
 
-__all__ = ["solve", "Result", "Line", "Variation", "MATE", "NOMATE", "UNKNOWN_STATUS"]
+__all__ = ["solve", "Result", "Line", "Variation", "MATE", "NOMATE", "UNKNOWN_STATUS", "line_strings", "leftover_after"]
 
 MATE, NOMATE, UNKNOWN_STATUS = "mate", "nomate", "unknown"
-
-# An open upper end of a leftover window (more pieces than any hand holds).
-_OPEN = 1 << 30
 
 
 @dataclass
@@ -115,355 +114,16 @@ class Result:
         return out
 
 
-class _Extractor:
-    """Reads lines off bounded df-pn searches (docs/solver.md, "the answer").
-
-    ``thorough`` (the default) reads the best line as the conventions order
-    lines: the shortest mate, the longest defence, then the fewest pieces left
-    to the attacker (the defender) and the most (the attacker), which means
-    disproving every other check at every attacker turn of the lines it
-    reads; alpha-beta on the leftover (below; ``Options.leftover_pruning``)
-    reads only the lines that can still change the answer.  Without
-    ``thorough`` the first check (in move order) that mates in time is
-    played and the first longest defence is taken: a line of the right length
-    against the longest defence, without the leftover tie-break, for a
-    fraction of the work.
-    """
-
-    def __init__(self, engine: DfPn, thorough: bool = True) -> None:
-        self.engine = engine
-        self.thorough = thorough
-        # Alpha-beta on the leftover (below), unless Options says otherwise.
-        self.prune = thorough and engine.options.leftover_pruning
-        self.pos = engine.pos
-        self.attacker = engine.attacker
-        # Lines already read off, by (position hash, value): random problems
-        # have many equal mates, whose subtrees transpose.  An entry is kept
-        # only if no search under it rested on a repetition of the line; it
-        # was read with the proofs of one table epoch, and is used under the
-        # same rule as they are (tsume.hands).
-        self.memo: dict[tuple[int, int, bool], tuple[list[int], int, frozenset[int], int]] = {}
-        self.gc_runs = engine.gc_runs
-        self.path_dependent = False
-
-    def _search(self, b: int) -> bool:
-        status, on_line = self.engine._nested(None, b)
-        if on_line:
-            self.path_dependent = True
-        return status == PROVEN
-
-    def _memoised(self, b: int, attacker: bool, read: "Callable[[int, int, int], tuple[list[int], int]]",
-                  lo: int, hi: int) -> tuple[list[int], int]:
-        """``read(b, lo, hi)`` through the memo; a stored line is reused only
-        while none of its positions is on the current line.  Only an exact
-        answer (a leftover strictly inside the window) is stored."""
-        key = (self.pos.hash, b, attacker)
-        table = self.engine.table
-        if self.gc_runs != self.engine.gc_runs:
-            # A garbage collection started an epoch no older line is used in:
-            # let the memory go with the table's.
-            self.gc_runs = self.engine.gc_runs
-            self.memo.clear()
-        hit = self.memo.get(key)
-        if hit is not None and hit[3] >= table.floor and hit[2].isdisjoint(self.engine.path):
-            return hit[0], hit[1]
-        outer = self.path_dependent
-        self.path_dependent = False
-        epoch = table.epoch
-        moves, left = read(b, lo, hi)
-        if not self.path_dependent and lo < left < hi:
-            p = self.pos
-            seen = []
-            for m in moves:
-                p.push(m)
-                seen.append(p.hash)
-            for _ in moves:
-                p.pop()
-            self.memo[key] = (moves, left, frozenset(seen), epoch)
-        self.path_dependent |= outer
-        return moves, left
-
-    def _enter(self) -> int:
-        # Every line is read off a node whose value on this line is known
-        # exactly, with bounds below it taken from that value.
-        h = self.pos.hash
-        self.engine.anchor(h, exact=True)
-        return h
-
-    def _leave(self, h: int) -> None:
-        self.engine.release(h)
-
-    def shortest(self, upto: int, descend: bool = False) -> int | None:
-        """Smallest odd b <= upto the current (attacker) position mates within
-        (``descend``: see :meth:`DfPn.shortest`)."""
-        v, on_line = self.engine.shortest(upto, descend)
-        if on_line:
-            self.path_dependent = True
-        return v
-
-    # The leftover tie-break is a minimax (the attacker keeps the most, the
-    # defender leaves the fewest), read with alpha-beta: a call with the
-    # window (lo, hi) may stop as soon as its answer is known to be at most lo
-    # or at least hi, which its caller would not take anyway (a move replaces
-    # the best one only when strictly better, so the first best move in order
-    # is kept, as a full reading keeps it).  The leftover also has bounds
-    # that need no search: each attacker move drops or captures at most one
-    # piece.  Only the thorough reading uses either; from the outside
-    # (lo, hi) = (-1, _OPEN) reads the exact best line.
-
-    def attacker_line(self, b: int, lo: int = -1, hi: int = _OPEN) -> tuple[list[int], int]:
-        """Moves and leftover count of the best line from an attacker node of
-        value b; with a window (lo, hi), a leftover at most ``lo`` or at least
-        ``hi`` is only a bound, and its line is not the best one."""
-        return self._memoised(b, True, self._attacker_line, lo, hi)
-
-    def _attacker_line(self, b: int, lo: int, hi: int) -> tuple[list[int], int]:
-        pos = self.pos
-        h = self._enter()
-        best: tuple[list[int], int] | None = None
-        floor = lo  # the leftover a move must beat
-        checks = sorted(pos.checks())
-        thorough, prune = self.thorough, self.prune
-        if not thorough:
-            # Any mating check will do: the ones the table already proves come
-            # first, so the line follows the proof just found instead of
-            # disproving the checks before it in move order.
-            checks.sort(key=lambda m: not self._known(m, b - 1, proven=True))
-        later_moves = (b - 1) // 2  # attacker moves after this one
-        mating = skipped = False
-        try:
-            for m in checks:
-                pos.push(m)
-                try:
-                    if prune and hand_count(pos, self.attacker) + later_moves <= floor:
-                        skipped = True  # cannot keep more than the best so far
-                        continue
-                    if self._search(b - 1):
-                        mating = True
-                        moves, left = self.defender_line(b - 1, floor, hi)
-                        if best is None or left > best[1]:
-                            best = ([m] + moves, left)
-                        if not thorough:
-                            break
-                        if prune and left > floor:
-                            floor = left
-                            if floor >= hi:
-                                break  # the caller has a line that leaves less
-                finally:
-                    pos.pop()
-        finally:
-            self._leave(h)
-        if not mating and not skipped:
-            raise RuntimeError("internal error: no mating move at the proven length")
-        if best is None or best[1] <= lo:
-            return [], lo  # no line keeps more than lo: the caller keeps its own
-        return best
-
-    def useless(self, d: int, b: int, ranged: int | None = None) -> bool:
-        """Is the defence ``d`` here (defender to move, mated within ``b``) a useless
-        interposition?  ``ranged``: the ride checkers, if already known."""
-        engine = self.engine
-        if not engine.options.useless_interpositions:
-            return False
-        pos = self.pos
-        checker = interposition_square(pos, d, ranged_checkers(pos) if ranged is None else ranged)
-        if not checker:
-            return False
-        useless, on_line, _bounded = engine._useless(d, checker, b)
-        if on_line:
-            self.path_dependent = True
-        return useless
-
-    def _valued_defences(self, b: int) -> list[tuple[int, int | None]]:
-        """Every defence here (the node already entered) with its shortest value,
-        None for a useless interposition."""
-        pos = self.pos
-        ranged = ranged_checkers(pos)
-        out: list[tuple[int, int | None]] = []
-        for d in sorted(pos.evasions()):
-            if self.useless(d, b, ranged):
-                out.append((d, None))
-                continue
-            pos.push(d)
-            try:
-                v = self.shortest(b - 1)
-            finally:
-                pos.pop()
-            if v is None:
-                raise RuntimeError("internal error: a counted defence escapes the proven bound")
-            out.append((d, v))
-        return out
-
-    def _line_after(self, d: int, v: int) -> tuple[list[int], int]:
-        pos = self.pos
-        pos.push(d)
-        try:
-            return self.attacker_line(v)
-        finally:
-            pos.pop()
-
-    def defender_choices(self, b: int) -> list[tuple[int, bool, int | None, list[int], int]]:
-        """Every defence at a defender node mated within b: (move, useless, value, line, leftover)."""
-        out: list[tuple[int, bool, int | None, list[int], int]] = []
-        h = self._enter()
-        try:
-            for d, v in self._valued_defences(b):
-                if v is None:
-                    out.append((d, True, None, [], 0))
-                else:
-                    moves, left = self._line_after(d, v)
-                    out.append((d, False, 1 + v, moves, left))
-        finally:
-            self._leave(h)
-        return out
-
-    def defender_line(self, b: int, lo: int = -1, hi: int = _OPEN) -> tuple[list[int], int]:
-        """The best line from a defender node of value b (mated within b and
-        not sooner), and the pieces left; the window (lo, hi) as in
-        :meth:`attacker_line`.
-
-        Only the defences of the greatest value can be the longest line, so
-        only their lines are read off (the leftover breaks ties between them).
-        """
-        return self._memoised(b, False, self._defender_line, lo, hi)
-
-    def _defender_line(self, b: int, lo: int, hi: int) -> tuple[list[int], int]:
-        # b is this node's exact value (its attacker parent's less one), so a
-        # counted defence is a longest one exactly when it is not mated within
-        # b - 3: one bounded search each, not each defence's own value.
-        pos = self.pos
-        thorough, prune = self.thorough, self.prune
-        # Each of the b // 2 attacker moves left drops at most one piece.
-        least = max(0, hand_count(pos, self.attacker) - b // 2)
-        if prune and least >= hi:
-            return [], hi  # every line leaves at least hi: the caller keeps its own
-        h = self._enter()
-        try:
-            ranged = ranged_checkers(pos)
-            defences = sorted(pos.evasions())
-            if not thorough:
-                # Any longest defence will do: those the table already
-                # disproves within b - 3 first.
-                defences.sort(key=lambda d: not self._known(d, b - 3, proven=False))
-            best: tuple[list[int], int] | None = None
-            ceiling = hi  # the leftover a defence must stay under
-            longest = False
-            sooner: list[int] = []
-            for d in defences:
-                # A defence mated sooner is not a longest one, whether or not
-                # it is a useless interposition, so that test, dear when it
-                # fails (docs/performance.md, "Verify"), is made only for the
-                # others.
-                pos.push(d)
-                try:
-                    shorter = b >= 4 and self._search(b - 3)
-                finally:
-                    pos.pop()
-                if shorter:
-                    sooner.append(d)
-                    continue
-                if self.useless(d, b, ranged):
-                    continue
-                longest = True
-                pos.push(d)
-                try:
-                    moves, left = self.attacker_line(b - 1, lo, ceiling)
-                finally:
-                    pos.pop()
-                if best is None or left < best[1]:
-                    best = ([d] + moves, left)
-                if not thorough:
-                    break
-                if prune and left < ceiling:
-                    ceiling = left
-                    if ceiling <= lo or ceiling <= least:
-                        break  # the caller keeps more elsewhere, or none can leave less
-            # Every defence a useless interposition: the line ends here.
-            counted = longest or any(not self.useless(d, b, ranged) for d in sooner)
-        finally:
-            self._leave(h)
-        if not counted:
-            return [], hand_count(self.pos, self.attacker)
-        if not longest:
-            raise RuntimeError("internal error: every counted defence is mated before the proven bound")
-        assert best is not None
-        if best[1] >= hi:
-            return [], hi  # every line leaves at least hi: the caller keeps its own
-        return best
-
-    def proof_line(self, b: int) -> list[int]:
-        """A mating line within ``b`` from here, read off the table's proofs
-        alone, for a mate whose length is known only as a bound (verify's
-        length budget): each attacker move is the check with the shortest
-        stored proof within what is left, each defence the one with the
-        longest.  Not the best line, which costs the disproofs this one is
-        read without.  Only probes: the positions it passes are not put on
-        the line, so a move that would repeat one of them, or the line
-        already, is passed over.  A defence the table does not prove is
-        taken for a useless interposition, which is tested only where no
-        defence is proven (the mate ends the line there); where that test
-        fails, or no check is proven, the table cannot give a line and
-        none is read (empty)."""
-        pos, engine = self.pos, self.engine
-        moves: list[int] = []
-        seen = {pos.hash}
-        try:
-            while True:
-                attacker = pos.turn == self.attacker
-                if attacker and b < 1:
-                    return []
-                best, best_len = -1, -1
-                unproven: list[int] = []
-                for m in sorted(pos.checks() if attacker else pos.evasions()):
-                    pos.push(m)
-                    try:
-                        n = -1  # repeats, or not known to be mated within b - 1
-                        if pos.hash not in seen and engine._probe(b - 1)[0] == 0:  # (the probe fails the line's own)
-                            n = min(engine.table.proof_length(pos.hash, engine.path), b - 1)
-                    finally:
-                        pos.pop()
-                    if n < 0:
-                        unproven.append(m)
-                    elif best < 0 or (n < best_len if attacker else n > best_len):
-                        best, best_len = m, n
-                if best < 0:
-                    if attacker:
-                        return []
-                    ranged = ranged_checkers(pos)
-                    if all(self.useless(d, b, ranged) for d in unproven):
-                        return list(moves)  # mated: no counted defence left
-                    return []
-                pos.push(best)
-                moves.append(best)
-                seen.add(pos.hash)
-                b -= 1
-        finally:
-            for _ in moves:
-                pos.pop()
-
-    def _known(self, m: int, b: int, proven: bool) -> bool:
-        """Does the table already prove (or with ``proven`` false, disprove)
-        the move ``m``'s position within ``b``?  Only orders moves: the search
-        that follows decides."""
-        if b < 0:
-            return False
-        self.pos.push(m)
-        try:
-            pn, dn = self.engine._probe(b)
-        finally:
-            self.pos.pop()
-        return pn == 0 if proven else dn == 0
-
-
-def _hand_after(pos: Position, moves: list[int], colour: int) -> tuple[str, int]:
+def leftover_after(pos: Position, moves: list[int], colour: int) -> tuple[str, int]:
+    """The hand of ``colour`` after ``moves`` from ``pos``: as a string and as a count."""
     p = pos.copy()
     for m in moves:
         p.push(m)
-    s = p.hand_string(colour)
-    return s, hand_count(p, colour)
+    return p.hand_string(colour), hand_count(p, colour)
 
 
-def _strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
+def line_strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
+    """``moves`` from ``pos`` as move strings and in the readable form."""
     p = pos.copy()
     plain, readable = [], []
     for m in moves:
@@ -494,84 +154,61 @@ def solve(
     the defender holds the rest of the set unless the string names defender
     pieces or ``defender_hand`` says otherwise (``"none"``, ``"rest"``,
     letters).  ``max_length`` bounds the counted length (plies).  Limits stop
-    the search with status ``unknown``.  ``progress`` is called every
-    ``progress_interval`` seconds (checked every 1024 nodes) with the
-    statistics so far.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
+    the search with status ``unknown``; ``memory_limit_mb`` sizes the
+    search's table (docs/solver.md, "Memory").  ``progress`` is called every
+    ``progress_interval`` seconds with the statistics so far.  A bad argument
+    raises a :class:`~tsume.errors.TsumeError`.
     """
     time_limit, node_limit, memory_limit_mb, max_length = check_limits(time_limit, node_limit, memory_limit_mb, max_length)
     check_search_arguments(progress, progress_interval, options, all_first_moves=all_first_moves, variations=variations)
     pos = tsume_position(position, variant, defender_hand=defender_hand)
-    engine = DfPn(
-        pos,
-        node_limit=node_limit,
-        time_limit=time_limit,
-        memory_limit_mb=memory_limit_mb,
-        progress=progress,
-        progress_interval=progress_interval,
-        options=options,
-    )
+    search = Search(pos, options=options, node_limit=node_limit, time_limit=time_limit,
+                    memory_limit_mb=memory_limit_mb, progress=progress, progress_interval=progress_interval)
     result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
-    bound = max_length if max_length is not None else INF
     started = time.perf_counter()
     try:
-        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            status = engine._solve(bound)
-            if status == DISPROVEN:
-                result.status = NOMATE
-            else:
-                result.upper_bound = _proof_length(engine, bound)
-                ex = _Extractor(engine)
-                length, moves = main_line(engine, bound)
-                result.upper_bound = None
-                result.length = length
-                result.mainline, result.readable = _strings(engine.pos, moves)
-                result.leftover, _ = _hand_after(engine.pos, moves, engine.attacker)
-                if variations:
-                    result.variations = _variations(ex, moves, length)
-                result.status = MATE
-            if all_first_moves:
-                result.first_moves = _first_moves(engine, bound)
+        if not search.mate(max_length):
+            result.status = NOMATE
+        else:
+            result.upper_bound = search.proof_length(max_length)
+            length, moves = search.main_line(max_length)
+            result.upper_bound = None
+            result.length = length
+            result.mainline, result.readable = line_strings(pos, moves)
+            result.leftover, _ = leftover_after(pos, moves, pos.turn)
+            if variations:
+                result.variations = _variations(search, pos, moves, length)
+            result.status = MATE
+        if all_first_moves:
+            result.first_moves = [
+                {"move": pos.move_str(m), "status": NOMATE if n is None else MATE, "length": n}
+                for m, n in search.first_moves(max_length)
+            ]
     except SearchLimit as exc:
         result.status = UNKNOWN_STATUS
         result.reason = str(exc)
-        if all_first_moves and result.first_moves is None:
-            result.first_moves = None
     secs = time.perf_counter() - started
-    stats = engine.stats()
-    stats["seconds"] = secs
-    stats["nodes_per_second"] = engine.nodes / secs if secs > 0 else 0.0
-    stats["peak_memory_mb"] = round(peak_mb(), 1)
-    result.stats = stats
+    stats = search.stats()
+    result.stats = {
+        "nodes": stats["nodes"],
+        "seconds": secs,
+        "nodes_per_second": stats["nodes"] / secs if secs > 0 else 0.0,
+        "table_entries": stats["table_entries"],
+        "gc_runs": stats["gc_runs"],
+        "peak_memory_mb": round(peak_mb(), 1),
+    }
     return result
 
 
-def _proof_length(engine: DfPn, bound: int) -> int:
-    """A proven (maybe not shortest) length for the current position, after a proof within ``bound``."""
-    return min(engine.table.proof_length(engine.pos.hash, engine.path), bound)
-
-
-def main_line(engine: DfPn, bound: int) -> tuple[int, list[int]]:
-    """The shortest counted length and the main line from ``engine.pos`` (attacker
-    to move), once ``engine._solve(bound)`` has proved it.  Raises SearchLimit."""
-    ex = _Extractor(engine)
-    # The full solve's proof is most often the shortest mate: climb down from it.
-    length = ex.shortest(_proof_length(engine, bound), descend=True)
-    if length is None:
-        raise RuntimeError("internal error: proven mate not found again within its proof length")
-    moves, _left = ex.attacker_line(length)
-    return length, moves
-
-
-def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation]:
+def _variations(search: Search, root: Position, moves: list[int], length: int) -> list[Variation]:
     """Every defender alternative at every defender node of the main line."""
-    pos = ex.pos
+    pos = root.copy()
+    attacker = root.turn
     out: list[Variation] = []
-    pushed = []
     try:
         for ply, m in enumerate(moves):
             if ply % 2 == 1:
-                remaining = length - ply
-                for d, useless, value, line, left in ex.defender_choices(remaining):
+                for d, useless, value, line, _left in search.defender_choices(length - ply):
                     if d == m:
                         continue
                     readable = pos.move_readable(d)
@@ -580,41 +217,17 @@ def _variations(ex: _Extractor, moves: list[int], length: int) -> list[Variation
                         out.append(Variation(ply + 1, plain, readable, True, None, None))
                         continue
                     pos.push(d)
-                    line_str, line_readable = _strings(pos, line)
-                    leftover, _ = _hand_after(pos, line, ex.attacker)
+                    line_str, line_readable = line_strings(pos, line)
+                    leftover, _ = leftover_after(pos, line, attacker)
                     pos.pop()
                     out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover,
                                          [plain] + line_str, [readable] + line_readable))
-            ex.engine.anchor(pos.hash, exact=True)  # a main-line position: its value is length - ply
-            pushed.append(pos.hash)
+            search.walk(m, exact=True)  # a main-line position: its value is length - ply
             pos.push(m)
         # At the mate itself the defender may still have interpositions: all
         # of them useless (else it would not be mate).  They are alternatives too.
-        for d, _useless, _value, _line, _left in ex.defender_choices(0):
+        for d, _useless, _value, _line, _left in search.defender_choices(0):
             out.append(Variation(len(moves) + 1, pos.move_str(d), pos.move_readable(d), True, None, None))
     finally:
-        while pushed:
-            pos.pop()
-            ex.engine.release(pushed.pop())
-    return out
-
-
-def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
-    """For every legal checking first move: its status and shortest length."""
-    pos = engine.pos
-    out = []
-    root = pos.hash
-    for m in sorted(pos.checks()):
-        name = pos.move_str(m)
-        engine.anchor(root)
-        pos.push(m)
-        try:
-            v, _ = engine.shortest(bound - 1 if bound < INF else INF)
-            if v is None:
-                out.append({"move": name, "status": NOMATE, "length": None})
-            else:
-                out.append({"move": name, "status": MATE, "length": v + 1})
-        finally:
-            pos.pop()
-            engine.release(root)
+        search.rewind()
     return out

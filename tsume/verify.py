@@ -32,12 +32,11 @@ from typing import Any
 from .arguments import check_limits, check_max_length, check_positive_int, check_search_arguments, check_solution
 from .collection import Problem
 from .conventions import hand_count, tsume_position
-from .dfpn import INF, PROVEN, DfPn, Options, OverBudget, SearchLimit
 from .errors import MoveError
-from .gcpause import PausedGC
 from .position import Position
 from .render import mated, plies
-from .solve import Variation, _Extractor, _hand_after, _strings, main_line
+from .search import Options, Search, SearchLimit
+from .solve import Variation, leftover_after, line_strings
 from .variant import Variant, get_variant
 
 __all__ = [
@@ -222,14 +221,14 @@ class _Account:
     """The engine's nodes by kind of question (:data:`QUESTIONS`): each node
     counts for the innermost question under way when it was searched."""
 
-    def __init__(self, engine: DfPn) -> None:
-        self.engine = engine
+    def __init__(self, search: Search) -> None:
+        self.search = search
         self.spent = dict.fromkeys(QUESTIONS, 0)
         self.label = QUESTIONS[0]
-        self.mark = engine.nodes
+        self.mark = search.nodes
 
     def _switch(self, label: str) -> None:
-        nodes = self.engine.nodes
+        nodes = self.search.nodes
         self.spent[self.label] += nodes - self.mark
         self.label, self.mark = label, nodes
 
@@ -255,34 +254,31 @@ class _Account:
 
 
 class _Prover:
-    """Questions about positions on and near one line, answered by one df-pn engine.
+    """Questions about positions on and near one line, answered by one search.
 
-    The engine's ``path`` holds the positions of the line walked so far, so a
-    repetition of any of them fails for the attacker, as on the board.
+    The search's walk holds the positions of the line walked so far, so a
+    repetition of any of them fails for the attacker, as on the board;
+    ``pos`` is the walk's current position, kept in step.
     """
 
-    def __init__(self, engine: DfPn, account: _Account) -> None:
-        self.engine = engine
-        self.pos = engine.pos
-        self.attacker = engine.attacker
-        self.ex = _Extractor(engine)
-        self.quick = _Extractor(engine, thorough=False)
-        self.pushed: list[int] = []
+    def __init__(self, search: Search, root: Position, account: _Account) -> None:
+        self.search = search
+        self.pos = root.copy()
+        self.attacker = root.turn
         self.account = account
 
     # the line ------------------------------------------------------------------
 
     def push(self, m: int) -> None:
-        self.engine.anchor(self.pos.hash)
-        self.pushed.append(self.pos.hash)
+        self.search.walk(m)
         self.pos.push(m)
 
     def pop(self) -> None:
+        self.search.unwalk()
         self.pos.pop()
-        self.engine.release(self.pushed.pop())
 
     def rewind(self) -> None:
-        while self.pushed:
+        while self.search.walked:
             self.pop()
 
     # values ----------------------------------------------------------------------
@@ -291,60 +287,48 @@ class _Prover:
         """Counted plies to mate from the current position with best play (either
         side to move; 0 when the defender is mated), None if there is no mate.
         Raises SearchLimit."""
-        return self.engine.shortest(INF)[0]
+        return self.search.value()
 
     def value_within(self, budget: int | None) -> tuple[int | None, int]:
         """:meth:`value` with at most ``budget`` nodes (None: no budget) for
         the climb from its first proof to the exact length: ``(upper, low)``, mated within
         ``upper`` and not within any bound below ``low`` (equal: the exact
         value; ``upper`` None: no mate).  Raises SearchLimit."""
-        v, low, _ = self.engine.shortest_within(INF, budget)
-        return v, low
+        return self.search.value_within(None, budget)
 
     def line_within(self, v: int, thorough: bool, budget: int | None) -> list[int] | None:
         """The moves of :meth:`best_line`, or None if ``budget`` nodes do not
         read it (None: no budget, always read).  Raises SearchLimit."""
-        if budget is None:
-            return self.best_line(v, thorough)[0]
-        self.engine.set_budget(budget)
-        try:
-            return self.best_line(v, thorough)[0]
-        except OverBudget:
-            return None
-        finally:
-            self.engine.set_budget(None)
+        return self.search.line_within(v, thorough, budget)
 
     def proof_line(self, b: int) -> list[int]:
-        """A mating line within ``b``, not the best (:meth:`_Extractor.proof_line`)."""
-        return self.ex.proof_line(b)
+        """A mating line within ``b``, not the best (read off the proofs)."""
+        return self.search.proof_line(b)
 
-    def mates(self, b: int) -> bool:
-        """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
-        return self.engine._nested(None, b)[0] == PROVEN
+    def mates(self, b: int | None) -> bool:
+        """Is the current position mated within ``b`` counted plies (None: at all)?  Raises SearchLimit."""
+        return self.search.mate(b)
 
     def mates_at_all(self) -> bool:
         """Is the current position mated at any length?  The searches of
         :meth:`value` up to its first proof, without the climb to the exact
         length; so where there is no mate, the same searches.  Raises
         SearchLimit."""
-        return self.engine.shortest(INF, exact=False)[0] is not None
+        return self.search.mates_at_all()
 
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
-        (see :class:`tsume.solve._Extractor`)."""
-        ex = self.ex if thorough else self.quick
-        if self.pos.turn == self.attacker:
-            return ex.attacker_line(v)
-        return ex.defender_line(v)
+        (see :class:`tsume.search.Search`)."""
+        return self.search.best_line(v, thorough)
 
     def useless(self, d: int) -> bool:
         """Is the defence ``d`` here a useless interposition?"""
-        return self.ex.useless(d, INF)
+        return self.search.is_useless(d)
 
 
 def _leftover(pos: Position, moves: list[int], colour: int) -> str:
-    return _hand_after(pos, moves, colour)[0]
+    return leftover_after(pos, moves, colour)[0]
 
 
 @dataclass
@@ -490,23 +474,22 @@ def _verification(
     var = get_variant(variant) if isinstance(variant, str) else variant
     pos = tsume_position(text, var, defender_hand=defender_hand)
     started = time.perf_counter()
-    engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
-                  progress=progress, options=options)
+    search = Search(pos, options=options, node_limit=node_limit, time_limit=time_limit,
+                    memory_limit_mb=memory_limit_mb, progress=progress)
     report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
     settings = _Settings(strict, longer_with_leftover_ok, fail_fast, sound_only, length_budget)
     report.findings = _Findings(frozenset((DEFECT, BLEMISH, OPEN)) if sound_only
                                 else frozenset((DEFECT,)) if fail_fast else frozenset())
     stopped = False
-    account = _Account(engine)
+    account = _Account(search)
     try:
-        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            _verify(engine, account, report, length, solution, settings)
+        _verify(search, pos, account, report, length, solution, settings)
     except _Stop:
         stopped = True
     finally:
         report.findings = list(report.findings)
         secs = time.perf_counter() - started
-        report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table),
+        report.stats = {"nodes": search.nodes, "seconds": round(secs, 3), "table_entries": search.stats()["table_entries"],
                         "nodes_by_question": account.totals()}
     report.verdict = _verdict(report.findings)
     return report, stopped
@@ -523,15 +506,15 @@ def _verdict(findings: list[Finding]) -> str:
     return SOUND
 
 
-def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int | None, solution: list[str] | None,
+def _verify(search: Search, root: Position, account: _Account, report: Report, stated_length: int | None, solution: list[str] | None,
             s: _Settings) -> None:
-    prover = _Prover(engine, account)
+    prover = _Prover(search, root, account)
     pos = prover.pos
     findings = report.findings
     try:
-        mated = engine._solve(INF) == PROVEN
+        mated = search.mate()
         if mated:
-            total, moves = main_line(engine, INF)
+            total, moves = search.main_line()
     except SearchLimit as exc:
         findings.append(Finding("unknown", OPEN, f"solving stopped by the {exc}: mate or not is unknown"))
         return
@@ -552,7 +535,7 @@ def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int 
         total = len(moves)
 
     report.length = total
-    report.mainline, report.readable = _strings(pos, moves)
+    report.mainline, report.readable = line_strings(pos, moves)
     report.leftover = _leftover(pos, moves, prover.attacker)
     if stated_length is not None and stated_length != total:
         findings.append(Finding(
@@ -655,7 +638,7 @@ def _check_solution(
                                     f"the intended solution has {plies(len(parsed))}, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
-        best_left = _hand_after(pos, moves, attacker)[1]
+        best_left = leftover_after(pos, moves, attacker)[1]
         if left != (0 if excused is not None else best_left):
             findings.append(Finding("solution-mismatch", DEFECT,
                                     f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))
@@ -677,7 +660,7 @@ def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int
         v = prover.value()
         assert v is not None  # this node was proven at the attacker's ply before it
         line, _left = prover.best_line(v)
-        plain, _ = _strings(prover.pos, line)
+        plain, _ = line_strings(prover.pos, line)
         return plain[0], ply + len(line), plain, _leftover(prover.pos, line, prover.attacker)
     finally:
         prover.push(played)
@@ -689,7 +672,7 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
     left, that shorter clean line is the main line instead."""
     pos = prover.pos
     total = len(moves)
-    if _hand_after(pos, moves, prover.attacker)[1] == 0:
+    if leftover_after(pos, moves, prover.attacker)[1] == 0:
         return moves
     try:
         for i, m in enumerate(moves):
@@ -784,7 +767,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 # whether it mates is enough.  Its exact length would take a
                 # disproof two plies short of it, often thousands of times
                 # the work (docs/performance.md, "Verify").
-                if prover.mates(INF):
+                if prover.mates(None):
                     alt.status = "mate"
                     report.findings.append(Finding(
                         "yozume", DEFECT, f"ply {i + 1}: {alt.readable} also mates (fail fast: its length not read)",
@@ -800,7 +783,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 continue
             v, low, line, back = read
             alt.status, alt.length = "mate", 1 + v
-            alt.line = [alt.move] + _strings(prover.pos, line)[0]
+            alt.line = [alt.move] + line_strings(prover.pos, line)[0]
             if low is not None:
                 alt.exact, alt.length_min = False, 1 + low
             if final and alt.length == 1:
@@ -834,11 +817,11 @@ def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: s
     not disproved, ``v`` only a proven bound and ``line`` a mating line read
     off the proofs (the length budget ran out); ``back``: the line comes back
     to a position of ``later`` (main-line keys): a detour."""
-    climbed = prover.engine.climb_nodes
+    climbed = prover.search.climb_nodes
     try:
         v, low = prover.value_within(budget)  # (no budget: low == v, the exact value)
     finally:
-        prover.account.move(prover.engine.climb_nodes - climbed, "alternatives", "alternative lengths")
+        prover.account.move(prover.search.climb_nodes - climbed, "alternatives", "alternative lengths")
     if v is None:
         return None
     # With no budget the best line is always read, so the call below for a
@@ -898,7 +881,7 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
                     continue
                 line, _left = prover.best_line(v)
                 var.status, var.length = "mate", i + 1 + v
-                line_str, line_readable = _strings(prover.pos, line)
+                line_str, line_readable = line_strings(prover.pos, line)
                 var.line, var.readable_line = [var.move] + line_str, [var.readable] + line_readable
                 var.leftover = _leftover(prover.pos, line, prover.attacker)
                 if s.strict:
