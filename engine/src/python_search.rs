@@ -386,6 +386,9 @@ impl PySearch {
         d.set_item("table_bytes", t.bytes)?;
         d.set_item("gc_runs", t.gc_runs)?;
         d.set_item("dominance_hits", t.dominance_hits)?;
+        d.set_item("lookups", t.lookups)?;
+        d.set_item("probes", t.probes)?;
+        d.set_item("crowding", s.table.crowding())?;
         Ok(d)
     }
 

@@ -60,6 +60,9 @@ pub struct TableStats {
     pub gc_runs: u64,
     /// Lookups answered by another hand's result.
     pub dominance_hits: u64,
+    /// Lookups, and the slots they read.
+    pub lookups: u64,
+    pub probes: u64,
     /// Bytes allocated for entries and sets.
     pub bytes: usize,
 }
@@ -74,6 +77,8 @@ pub struct Table {
     generation: u64,
     gc_runs: u64,
     dominance_hits: u64,
+    lookups: u64,
+    probes: u64,
 }
 
 fn zeroed_slots(n: usize) -> Vec<Entry> {
@@ -99,6 +104,15 @@ fn home(bkey: u64, capacity: usize) -> usize {
     ((mixed as u128 * capacity as u128) >> 64) as usize
 }
 
+/// A hash of a key unrelated to its home slot (SplitMix64's finaliser).
+#[inline]
+fn scramble(x: u64) -> u64 {
+    let mut z = x ^ 0x5851_f42d_4c95_7f2d;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl Table {
     /// A table within `bytes` bytes (entries and sets; at least [`MIN_ENTRIES`]
     /// entries whatever the budget), reusing results for other hands if `dominance`.
@@ -122,6 +136,8 @@ impl Table {
             generation: 0,
             gc_runs: 0,
             dominance_hits: 0,
+            lookups: 0,
+            probes: 0,
         }
     }
 
@@ -139,6 +155,8 @@ impl Table {
             max_capacity: self.max_capacity,
             gc_runs: self.gc_runs,
             dominance_hits: self.dominance_hits,
+            lookups: self.lookups,
+            probes: self.probes,
             bytes: self.slots.len() * std::mem::size_of::<Entry>() + self.sets.bytes(),
         }
     }
@@ -151,6 +169,25 @@ impl Table {
     /// No entry in use?
     pub fn is_empty(&self) -> bool {
         self.count == 0
+    }
+
+    /// The longest run of used slots, and the most entries of one board.
+    pub fn crowding(&self) -> (usize, usize) {
+        let mut longest = 0;
+        let mut run = 0;
+        for e in self.slots.iter() {
+            if e.is_empty() {
+                run = 0;
+            } else {
+                run += 1;
+                longest = longest.max(run);
+            }
+        }
+        let mut boards: std::collections::HashMap<u64, usize> = Default::default();
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            *boards.entry(e.bkey).or_default() += 1;
+        }
+        (longest, boards.values().copied().max().unwrap_or(0))
     }
 
     /// The slot of a position's entry, if it has one.
@@ -205,8 +242,10 @@ impl Table {
         let mut proof: Option<usize> = None;
         let mut disproof: Option<usize> = None;
         let mut i = home(bkey, cap);
+        self.lookups += 1;
         loop {
             let e = &self.slots[i];
+            self.probes += 1;
             if e.is_empty() {
                 break;
             }
@@ -501,9 +540,13 @@ impl Table {
             live_words -= sizes[cut];
             cut += 1;
         }
-        // Give back the part of the last class that need not go.
+        // Of the last class, keep what fits, chosen by a hash of the key and
+        // not by slot (that would keep the entries of low home slots, and
+        // collection after collection pile them into one long run).
         let last = cut.saturating_sub(1);
-        let (mut spare_entries, mut spare_words) = (keep_entries.saturating_sub(entries), keep_words.saturating_sub(live_words));
+        let spare = keep_entries.saturating_sub(entries) as u128;
+        let in_last = counts[last].max(1) as u128;
+        let mut spare_words = keep_words.saturating_sub(live_words);
         let mut dropped_proofs = false;
         for i in 0..self.slots.len() {
             let e = self.slots[i];
@@ -515,10 +558,12 @@ impl Table {
                 continue;
             }
             let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
-            if c == last && spare_entries > 0 && spare_words >= w {
-                spare_entries -= 1;
-                spare_words -= w;
-                continue;
+            if c == last {
+                let draw = scramble(e.bkey ^ e.hand().packed() ^ self.gc_runs.wrapping_mul(0x2545_f491_4f6c_dd1d)) >> 32;
+                if (draw as u128 * in_last) >> 32 < spare && spare_words >= w {
+                    spare_words -= w;
+                    continue;
+                }
             }
             dropped_proofs |= e.holds_proof();
             self.slots[i].clear();
@@ -676,6 +721,43 @@ mod tests {
         // Every entry left is still found.
         let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
         assert_eq!(found, t.len());
+    }
+
+    #[test]
+    fn collections_keep_the_runs_short_and_every_entry_findable() {
+        // Entries of equal work are kept by a hash of their key, not their
+        // slot: keeping low slots piled the survivors into one long run.
+        let mut t = Table::new(0, true);
+        let mut anchors = Anchors::new();
+        let mut x: u64 = 0x1234_5678;
+        let mut collections = 0;
+        for k in 0..40_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let before = t.stats().gc_runs;
+            t.store_disproof(x >> 2, Hand::EMPTY, 5, k % 1000, Hand::EMPTY, false, &mut anchors);
+            if t.stats().gc_runs == before {
+                continue;
+            }
+            collections += 1;
+            let cap = t.slots.len();
+            let (longest, _) = t.crowding();
+            assert!(longest < 100, "a run of {longest} after collection {collections}");
+            assert!(t.len() < cap / 2, "{} entries kept of {cap}", t.len());
+            for i in 0..cap {
+                let e = &t.slots[i];
+                if !e.is_empty() {
+                    // Every slot from its home to its own is used: linear probing finds it.
+                    let mut j = home(e.bkey, cap);
+                    while j != i {
+                        assert!(!t.slots[j].is_empty());
+                        j = (j + 1) % cap;
+                    }
+                }
+            }
+        }
+        assert!(collections > 10);
     }
 
     #[test]
