@@ -91,6 +91,9 @@ impl Search {
 
     /// Looks every child up again until no collection moved the table meanwhile.
     fn value_children(&mut self, exp: &mut Expansion, b: Bound) -> Result<(), Stop> {
+        for kid in &exp.kids {
+            self.table.prefetch(kid.bkey);
+        }
         loop {
             let generation = self.table.generation();
             for i in 0..exp.kids.len() {

@@ -6,6 +6,12 @@
 //! own entry and every other hand on the same board, whose proofs and
 //! disproofs serve it by hand dominance ([`crate::search::hands`]).
 //!
+//! Beside each slot a 32-bit *tag* says whether it is used, which board and
+//! which position (hashes of 15 bits each) it holds, and whether its entry
+//! can serve other hands (a proof or disproof not kept to its own hand): a
+//! lookup reads the tags of the run and only the entries that may answer,
+//! however many other hands of its board the run holds.
+//!
 //! The array starts small and doubles as it fills, up to the most entries
 //! the budget allows (counting the old array beside the new one while it
 //! doubles).  Past that, a garbage collection drops the entries with the
@@ -38,7 +44,7 @@ pub const MIN_ENTRIES: usize = 4096;
 const START_ENTRIES: usize = 8192;
 
 /// The table fills to this fraction (eighths) before it grows or collects.
-const FILL_EIGHTHS: usize = 6;
+const FILL_EIGHTHS: usize = 4;
 
 /// Why a store was not made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +76,7 @@ pub struct TableStats {
 /// The table.
 pub struct Table {
     slots: Vec<Entry>,
+    tags: Vec<u32>,
     count: usize,
     max_capacity: usize,
     sets: Sets,
@@ -104,6 +111,30 @@ fn home(bkey: u64, capacity: usize) -> usize {
     ((mixed as u128 * capacity as u128) >> 64) as usize
 }
 
+const TAG_USED: u32 = 1 << 31;
+const TAG_OTHERS: u32 = 1 << 30;
+const TAG_BOARD: u32 = 0x7fff << 15;
+const TAG_POSITION: u32 = 0x7fff;
+
+/// The board part of a tag.
+#[inline(always)]
+fn board_tag(bkey: u64) -> u32 {
+    TAG_USED | ((bkey >> 20) as u32 & 0x7fff) << 15
+}
+
+/// The tag of a position (without [`TAG_OTHERS`]).
+#[inline(always)]
+fn position_tag(bkey: u64, hand: Hand) -> u32 {
+    board_tag(bkey) | (scramble(bkey ^ hand.packed()) >> 49) as u32 & TAG_POSITION
+}
+
+/// The tag of an entry as it stands.
+#[inline(always)]
+fn tag_of(e: &Entry) -> u32 {
+    let others = (e.proven != NOT_PROVEN && !e.p_exact()) || (e.disproven >= 0 && !e.d_exact());
+    position_tag(e.bkey, e.hand()) | if others { TAG_OTHERS } else { 0 }
+}
+
 /// A hash of a key unrelated to its home slot (SplitMix64's finaliser).
 #[inline]
 fn scramble(x: u64) -> u64 {
@@ -117,7 +148,7 @@ impl Table {
     /// A table within `bytes` bytes (entries and sets; at least [`MIN_ENTRIES`]
     /// entries whatever the budget), reusing results for other hands if `dominance`.
     pub fn new(bytes: usize, dominance: bool) -> Table {
-        let entry = std::mem::size_of::<Entry>();
+        let entry = std::mem::size_of::<Entry>() + 4;
         // An eighth for the sets; the entries get the rest, counting the old
         // array beside the new one while the table doubles (1.5 times the last size).
         let set_words = (bytes / 8 / 8).max(16 * 1024);
@@ -129,6 +160,7 @@ impl Table {
         let start = START_ENTRIES.min(max_capacity);
         Table {
             slots: zeroed_slots(start),
+            tags: vec![0; start],
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
@@ -157,7 +189,7 @@ impl Table {
             dominance_hits: self.dominance_hits,
             lookups: self.lookups,
             probes: self.probes,
-            bytes: self.slots.len() * std::mem::size_of::<Entry>() + self.sets.bytes(),
+            bytes: self.slots.len() * (std::mem::size_of::<Entry>() + 4) + self.sets.bytes(),
         }
     }
 
@@ -194,13 +226,14 @@ impl Table {
     #[inline]
     fn find(&self, bkey: u64, hand: Hand) -> Option<usize> {
         let cap = self.slots.len();
+        let want = position_tag(bkey, hand);
         let mut i = home(bkey, cap);
         loop {
-            let e = &self.slots[i];
-            if e.is_empty() {
+            let tag = self.tags[i];
+            if tag == 0 {
                 return None;
             }
-            if e.is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
                 return Some(i);
             }
             i += 1;
@@ -208,6 +241,24 @@ impl Table {
                 i = 0;
             }
         }
+    }
+
+    /// Starts loading the home slot of a board into the cache: the lookups
+    /// of a node's children are independent, so their memory latencies
+    /// overlap when all are asked for first.
+    #[inline(always)]
+    pub fn prefetch(&self, bkey: u64) {
+        let i = home(bkey, self.slots.len());
+        let p = self.tags.as_ptr().wrapping_add(i) as *const i8;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint: it reads nothing and cannot fault,
+        // whatever the address (here one inside the slots).
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = p;
     }
 
     /// The entry of a position, if it has one.
@@ -241,28 +292,33 @@ impl Table {
         let mut own: Option<usize> = None;
         let mut proof: Option<usize> = None;
         let mut disproof: Option<usize> = None;
+        let want = position_tag(bkey, hand);
+        let board = board_tag(bkey);
         let mut i = home(bkey, cap);
         self.lookups += 1;
         loop {
-            let e = &self.slots[i];
+            let tag = self.tags[i];
             self.probes += 1;
-            if e.is_empty() {
+            if tag == 0 {
                 break;
             }
-            if e.bkey == bkey {
-                if e.hand() == hand {
+            if tag & TAG_BOARD == board & TAG_BOARD {
+                if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
                     own = Some(i);
-                } else if self.dominance {
-                    if proof.is_none()
-                        && e.proven <= b
-                        && !e.p_exact()
-                        && e.p_epoch >= floor
-                        && anchors.allows_other_hands(e.pa())
-                        && hand.covers(e.proof_hand)
-                    {
-                        proof = Some(i);
-                    } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand.covers(hand) {
-                        disproof = Some(i);
+                } else if tag & TAG_OTHERS != 0 && self.dominance {
+                    let e = &self.slots[i];
+                    if e.bkey == bkey {
+                        if proof.is_none()
+                            && e.proven <= b
+                            && !e.p_exact()
+                            && e.p_epoch >= floor
+                            && anchors.allows_other_hands(e.pa())
+                            && hand.covers(e.proof_hand)
+                        {
+                            proof = Some(i);
+                        } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand.covers(hand) {
+                            disproof = Some(i);
+                        }
                     }
                 }
             }
@@ -356,16 +412,20 @@ impl Table {
     /// The slot of a position's entry, made if there is none (room made beforehand).
     fn slot(&mut self, bkey: u64, hand: Hand, work: u64) -> usize {
         let cap = self.slots.len();
+        let want = position_tag(bkey, hand);
         let mut i = home(bkey, cap);
         loop {
-            let e = &mut self.slots[i];
-            if e.is_empty() {
-                *e = Entry::new(bkey, hand);
+            let tag = self.tags[i];
+            if tag == 0 {
+                let mut e = Entry::new(bkey, hand);
                 e.work = work;
+                self.slots[i] = e;
+                self.tags[i] = want;
                 self.count += 1;
                 return i;
             }
-            if e.is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+                let e = &mut self.slots[i];
                 e.work = e.work.saturating_add(work);
                 return i;
             }
@@ -392,6 +452,7 @@ impl Table {
         self.make_room(0, anchors)?;
         let i = self.slot(bkey, hand, work);
         self.slots[i].set_proof(length, proof_hand, exact, pa, anchors.epoch(), anchors.floor());
+        self.tags[i] = tag_of(&self.slots[i]);
         Ok(())
     }
 
@@ -429,6 +490,7 @@ impl Table {
         let _ = self.make_room(0, anchors);
         let i = self.slot(bkey, hand, work);
         self.slots[i].set_disproof(bound, disproof_hand, exact);
+        self.tags[i] = tag_of(&self.slots[i]);
     }
 
     /// Stores a disproof within `b` that holds while every position of `rep`
@@ -463,19 +525,28 @@ impl Table {
     fn reinsert(&mut self, e: Entry) -> usize {
         let cap = self.slots.len();
         let mut i = home(e.bkey, cap);
-        while !self.slots[i].is_empty() {
+        while self.tags[i] != 0 {
             i += 1;
             if i == cap {
                 i = 0;
             }
         }
+        self.tags[i] = tag_of(&e);
         self.slots[i] = e;
         i
     }
 
+    /// Empties slot `i`.
+    fn clear_slot(&mut self, i: usize) {
+        self.slots[i].clear();
+        self.tags[i] = 0;
+    }
+
     fn grow(&mut self) {
-        let doubled = zeroed_slots(self.slots.len() * 2);
+        let n = self.slots.len() * 2;
+        let doubled = zeroed_slots(n);
         let old = std::mem::replace(&mut self.slots, doubled);
+        self.tags = vec![0; n];
         for e in old.into_iter().filter(|e| !e.is_empty()) {
             let i = self.reinsert(e);
             self.claim_sets(i);
@@ -566,7 +637,7 @@ impl Table {
                 }
             }
             dropped_proofs |= e.holds_proof();
-            self.slots[i].clear();
+            self.clear_slot(i);
             self.count -= 1;
         }
         self.compact_slots();
@@ -581,14 +652,14 @@ impl Table {
     /// Closes the gaps that dropped entries left in the runs of used slots.
     fn compact_slots(&mut self) {
         let cap = self.slots.len();
-        let Some(start) = self.slots.iter().position(|e| e.is_empty()) else { return };
+        let Some(start) = self.tags.iter().position(|&t| t == 0) else { return };
         for k in 1..=cap {
             let i = (start + k) % cap;
-            if self.slots[i].is_empty() {
+            if self.tags[i] == 0 {
                 continue;
             }
             let e = self.slots[i];
-            self.slots[i].clear();
+            self.clear_slot(i);
             let j = self.reinsert(e);
             if j != i {
                 self.claim_sets(j);
