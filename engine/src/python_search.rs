@@ -388,7 +388,6 @@ impl PySearch {
         d.set_item("dominance_hits", t.dominance_hits)?;
         d.set_item("lookups", t.lookups)?;
         d.set_item("probes", t.probes)?;
-        d.set_item("crowding", s.table.crowding())?;
         Ok(d)
     }
 

@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use crate::colour::Colour;
+
 use crate::error::{EngineError, Result as EngineResult};
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -25,6 +26,9 @@ use crate::search::options::Options;
 use crate::search::reader::Memo;
 use crate::search::table::{Table, TableStats};
 use crate::search::value::{Rep, Value};
+
+/// The most pieces of one kind a position may have (board and hands).
+pub const MAX_PER_KIND: usize = 15;
 
 /// The memory budget when the caller gives none.
 pub const DEFAULT_MEMORY: usize = 256 << 20;
@@ -67,7 +71,7 @@ pub struct Search {
     pub(crate) verdicts: Verdicts,
     pub(crate) memo: Memo,
     pub(crate) climb_nodes: u64,
-    pub(crate) pool: Vec<Expansion>,
+    pub(crate) pool: Vec<Box<Expansion>>,
     pub(crate) scratch: Vec<u64>,
     /// The moves of the caller's walk, for [`Search::unwalk`].
     walked: Vec<Move>,
@@ -81,6 +85,18 @@ impl Search {
         let attacker = pos.turn();
         if pos.king(attacker.flip()) == 0 {
             return Err(EngineError::Position("tsume: the defender has no king on the board".into()));
+        }
+        // The table keeps hands in four bits per kind.
+        let t = pos.tables().clone();
+        for k in 0..t.nkinds {
+            let on_board = pos.board().iter().filter(|&&v| v != 0 && t.face_kind[(v >> 1) as usize] as usize == k).count();
+            let total = on_board + pos.hand(Colour::Black).count(k) as usize + pos.hand(Colour::White).count(k) as usize;
+            if total > MAX_PER_KIND {
+                return Err(EngineError::Position(format!(
+                    "the search takes at most {MAX_PER_KIND} pieces of a kind, not {total} of {}",
+                    t.kind_letter[k]
+                )));
+            }
         }
         let memory = limits.memory.unwrap_or(DEFAULT_MEMORY);
         // The table gets most of the budget; the verdict caches and the line
@@ -256,12 +272,12 @@ impl Search {
     }
 
     /// Takes an expansion from the pool.
-    pub(crate) fn take_expansion(&mut self) -> Expansion {
+    pub(crate) fn take_expansion(&mut self) -> Box<Expansion> {
         self.pool.pop().unwrap_or_default()
     }
 
     /// Gives an expansion back to the pool.
-    pub(crate) fn give_expansion(&mut self, e: Expansion) {
+    pub(crate) fn give_expansion(&mut self, e: Box<Expansion>) {
         self.pool.push(e);
     }
 

@@ -26,24 +26,47 @@ use crate::search::anchors::Epoch;
 use crate::search::bound::{Bound, PnDn, NOT_DISPROVEN, NOT_PROVEN};
 use crate::search::sets::SetRef;
 
-/// The bit that marks a used slot in the stored hand (a hand's counts stay below 128).
-const USED: u64 = 1 << 63;
-
+const USED: u8 = 128;
 const P_EXACT: u8 = 1;
 const D_EXACT: u8 = 2;
 const PA: u8 = 4;
 
-/// A table entry.
+/// A hand in a nibble per kind (at most 8 kinds; counts above 15 read as
+/// 15, "any number": the search refuses a position with more than 15
+/// pieces of a kind, so no count it meets is larger).
+#[inline(always)]
+fn pack(h: Hand) -> u32 {
+    let mut x = h.packed();
+    // Saturate each byte at 15 (every byte is below 128).
+    let over = ((x | 0x8080_8080_8080_8080) - 0x1010_1010_1010_1010) & 0x8080_8080_8080_8080;
+    let mask = (over >> 7) * 0xff;
+    x = (x & !mask) | (0x0f0f_0f0f_0f0f_0f0f & mask);
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    x = (x | x >> 16) & 0xffff_ffff;
+    x as u32
+}
+
+#[inline(always)]
+fn unpack(v: u32) -> Hand {
+    let mut x = v as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    Hand::from_packed(x)
+}
+
+/// A table entry: 64 bytes, one cache line.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Entry {
     pub(crate) bkey: u64,
-    key_hand: u64,
-    pub(crate) work: u64,
-    pub(crate) pn: PnDn,
-    pub(crate) dn: PnDn,
-    pub(crate) proof_hand: Hand,
-    pub(crate) disproof_hand: Hand,
+    hand: u32,
+    proof_hand: u32,
+    disproof_hand: u32,
+    work: u32,
+    pn: u32,
+    dn: u32,
     pub(crate) b: Bound,
     pub(crate) proven: Bound,
     pub(crate) disproven: Bound,
@@ -58,26 +81,26 @@ impl Entry {
     pub fn new(bkey: u64, hand: Hand) -> Entry {
         Entry {
             bkey,
-            key_hand: hand.packed() | USED,
+            hand: pack(hand),
             work: 0,
             pn: 1,
             dn: 1,
-            proof_hand: Hand::EMPTY,
-            disproof_hand: Hand::EMPTY,
+            proof_hand: 0,
+            disproof_hand: 0,
             b: -1,
             proven: NOT_PROVEN,
             disproven: NOT_DISPROVEN,
             p_epoch: 0,
             rep: 0,
             lp: 0,
-            flags: P_EXACT | D_EXACT | PA,
+            flags: USED | P_EXACT | D_EXACT | PA,
         }
     }
 
     /// Is the slot empty?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.key_hand == 0
+        self.flags & USED == 0
     }
 
     /// Empties the slot.
@@ -89,13 +112,43 @@ impl Entry {
     /// The attacker's hand of the position.
     #[inline(always)]
     pub fn hand(&self) -> Hand {
-        Hand::from_packed(self.key_hand & !USED)
+        unpack(self.hand)
     }
 
     /// Is this the entry of the position (board key and attacker hand)?
     #[inline(always)]
     pub fn is_for(&self, bkey: u64, hand: Hand) -> bool {
-        self.key_hand == hand.packed() | USED && self.bkey == bkey
+        self.hand == pack(hand) && self.bkey == bkey && !self.is_empty()
+    }
+
+    /// The proof hand.
+    #[inline(always)]
+    pub fn proof_hand(&self) -> Hand {
+        unpack(self.proof_hand)
+    }
+
+    /// The disproof hand.
+    #[inline(always)]
+    pub fn disproof_hand(&self) -> Hand {
+        unpack(self.disproof_hand)
+    }
+
+    /// The numbers of the open search at bound `b`.
+    #[inline(always)]
+    pub fn numbers(&self) -> (PnDn, PnDn) {
+        (self.pn as PnDn, self.dn as PnDn)
+    }
+
+    /// The nodes spent below the entry (saturating).
+    #[inline(always)]
+    pub fn work(&self) -> u64 {
+        self.work as u64
+    }
+
+    /// Adds to the nodes spent below the entry.
+    #[inline(always)]
+    pub fn add_work(&mut self, work: u64) {
+        self.work = self.work.saturating_add(work.min(u32::MAX as u64) as u32);
     }
 
     /// Does the proof hold for this hand only?
@@ -128,9 +181,9 @@ impl Entry {
     pub fn set_proof(&mut self, length: Bound, hand: Hand, exact: bool, pa: bool, epoch: Epoch, floor: Epoch) {
         if length < self.proven || self.p_epoch < floor {
             self.proven = length;
-            self.proof_hand = hand;
+            self.proof_hand = pack(hand);
             self.p_epoch = epoch;
-            self.flags = self.flags & D_EXACT | if exact { P_EXACT } else { 0 } | if pa { PA } else { 0 };
+            self.flags = self.flags & (USED | D_EXACT) | if exact { P_EXACT } else { 0 } | if pa { PA } else { 0 };
         }
     }
 
@@ -138,7 +191,7 @@ impl Entry {
     pub fn set_disproof(&mut self, bound: Bound, hand: Hand, exact: bool) {
         if bound > self.disproven {
             self.disproven = bound;
-            self.disproof_hand = hand;
+            self.disproof_hand = pack(hand);
             self.flags = self.flags & !D_EXACT | if exact { D_EXACT } else { 0 };
         }
     }
@@ -146,14 +199,23 @@ impl Entry {
     /// Records the numbers of an open search to bound `b`.
     pub fn set_open(&mut self, b: Bound, pn: PnDn, dn: PnDn) {
         self.b = b;
-        self.pn = pn;
-        self.dn = dn;
+        self.pn = pn.min(u32::MAX as PnDn) as u32;
+        self.dn = dn.min(u32::MAX as PnDn) as u32;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hands_in_nibbles() {
+        let h = Hand::from_counts(&[0, 3, 15, 1, 0, 2, 7, 9]).unwrap();
+        assert_eq!(unpack(pack(h)), h);
+        // "Any number" (127) reads as 15.
+        let any = Hand::from_counts(&[127, 2]).unwrap();
+        assert_eq!(unpack(pack(any)), Hand::from_counts(&[15, 2]).unwrap());
+    }
 
     #[test]
     fn a_zeroed_entry_is_an_empty_slot() {
@@ -163,7 +225,7 @@ mod tests {
         assert!(!f.is_empty() && f.is_for(0, Hand::EMPTY));
         assert!(!f.is_for(1, Hand::EMPTY));
         assert_eq!(f.hand(), Hand::EMPTY);
-        assert!(std::mem::size_of::<Entry>() <= 96, "{}", std::mem::size_of::<Entry>());
+        assert_eq!(std::mem::size_of::<Entry>(), 64);
     }
 
     #[test]

@@ -204,6 +204,7 @@ impl Table {
     }
 
     /// The longest run of used slots, and the most entries of one board.
+    #[cfg(test)]
     pub fn crowding(&self) -> (usize, usize) {
         let mut longest = 0;
         let mut run = 0;
@@ -249,16 +250,19 @@ impl Table {
     #[inline(always)]
     pub fn prefetch(&self, bkey: u64) {
         let i = home(bkey, self.slots.len());
-        let p = self.tags.as_ptr().wrapping_add(i) as *const i8;
+        let tag = self.tags.as_ptr().wrapping_add(i) as *const i8;
+        let entry = self.slots.as_ptr().wrapping_add(i) as *const i8;
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is a hint: it reads nothing and cannot fault,
-        // whatever the address (here one inside the slots).
+        // whatever the address (here inside the tags and the slots).
         #[allow(unused_unsafe)]
         unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(tag);
+            _mm_prefetch::<_MM_HINT_T0>(entry);
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = p;
+        let _ = (tag, entry);
     }
 
     /// The entry of a position, if it has one.
@@ -313,10 +317,10 @@ impl Table {
                             && !e.p_exact()
                             && e.p_epoch >= floor
                             && anchors.allows_other_hands(e.pa())
-                            && hand.covers(e.proof_hand)
+                            && hand.covers(e.proof_hand())
                         {
                             proof = Some(i);
-                        } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand.covers(hand) {
+                        } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand().covers(hand) {
                             disproof = Some(i);
                         }
                     }
@@ -330,13 +334,13 @@ impl Table {
         if let Some(i) = own {
             let e = &self.slots[i];
             if e.proven <= b && e.p_epoch >= floor {
-                return Value::proven(e.proven, e.proof_hand, e.p_exact(), e.pa(), Rep::None);
+                return Value::proven(e.proven, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
             }
             if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
                 return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
             }
             if e.disproven >= b {
-                return Value::disproven(e.disproven, e.disproof_hand, e.d_exact(), Rep::None);
+                return Value::disproven(e.disproven, e.disproof_hand(), e.d_exact(), Rep::None);
             }
             if e.rep != 0 {
                 let (rep_b, _, rep) = self.sets.get(e.rep);
@@ -348,24 +352,26 @@ impl Table {
         if let Some(j) = proof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            return Value::proven(o.proven, o.proof_hand, false, o.pa(), Rep::None);
+            return Value::proven(o.proven, o.proof_hand(), false, o.pa(), Rep::None);
         }
         if let Some(j) = disproof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            return Value::disproven(o.disproven, o.disproof_hand, false, Rep::None);
+            return Value::disproven(o.disproven, o.disproof_hand(), false, Rep::None);
         }
         if let Some(i) = own {
             let e = &self.slots[i];
             if e.b == b {
-                return Value::open(e.pn, e.dn);
+                let (pn, dn) = e.numbers();
+                return Value::open(pn, dn);
             }
             if e.disproven >= 0 {
                 return Value::open(DISPROVEN_BELOW_PN, 1);
             }
             if 0 <= e.b && e.b < b {
                 // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
-                return Value::open(e.pn, e.dn);
+                let (pn, dn) = e.numbers();
+                return Value::open(pn, dn);
             }
         }
         Value::open(1, 1)
@@ -418,15 +424,14 @@ impl Table {
             let tag = self.tags[i];
             if tag == 0 {
                 let mut e = Entry::new(bkey, hand);
-                e.work = work;
+                e.add_work(work);
                 self.slots[i] = e;
                 self.tags[i] = want;
                 self.count += 1;
                 return i;
             }
             if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
-                let e = &mut self.slots[i];
-                e.work = e.work.saturating_add(work);
+                self.slots[i].add_work(work);
                 return i;
             }
             i += 1;
@@ -590,7 +595,7 @@ impl Table {
     fn collect(&mut self, anchors: &mut Anchors, words: usize) -> bool {
         let set_len = |sets: &Sets, r: SetRef| if r == 0 { 0 } else { sets.get(r).2.len() + 2 };
         // Priority classes: (holds a proof, log2 of its work); the lowest goes first.
-        let class = |e: &Entry| (e.holds_proof() as usize) * 65 + (64 - (e.work + 1).leading_zeros() as usize);
+        let class = |e: &Entry| (e.holds_proof() as usize) * 65 + (64 - (e.work() + 1).leading_zeros() as usize);
         let mut counts = [0usize; 130];
         let mut sizes = [0usize; 130];
         let mut live_words = 0;
