@@ -37,7 +37,7 @@ def test_progress_callback_reports_growing_counts():
 def test_depth_limit_gives_unknown_not_a_crash():
     """A search path longer than Options.max_depth stops the search as 'unknown'
     (compiled code would otherwise overflow the C stack on a very deep path)."""
-    from tsume.dfpn import Options
+    from tsume.search import Options
 
     free = solve(NINE, variant="ito", variations=False)
     assert (free.status, free.length) == ("mate", 9)

@@ -223,6 +223,13 @@ impl PySearch {
         self.run(py, |s| Ok(s.value(b, descend)?.map(|v| v as i64)))
     }
 
+    /// The length of the first proof within `bound`: an upper bound of the mate's (None: no mate).
+    #[pyo3(signature = (bound=None))]
+    fn first_proof(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.first_proof(b)?.map(|v| v as i64)))
+    }
+
     /// Is there a mate within `bound` at all (the first proof, no climb)?
     #[pyo3(signature = (bound=None))]
     fn mates_at_all(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<bool> {
@@ -380,6 +387,7 @@ impl PySearch {
         d.set_item("seconds", secs)?;
         d.set_item("nodes_per_second", if secs > 0.0 { s.nodes() as f64 / secs } else { 0.0 })?;
         d.set_item("climb_nodes", s.climb_nodes())?;
+        d.set_item("lines_read", s.lines_read())?;
         d.set_item("table_entries", t.entries)?;
         d.set_item("table_capacity", t.capacity)?;
         d.set_item("table_max_capacity", t.max_capacity)?;

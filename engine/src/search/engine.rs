@@ -71,6 +71,8 @@ pub struct Search {
     pub(crate) verdicts: Verdicts,
     pub(crate) memo: Memo,
     pub(crate) climb_nodes: u64,
+    /// Attacker nodes the line reader has read (not taken from its memo).
+    pub(crate) lines_read: u64,
     pub(crate) pool: Vec<Box<Expansion>>,
     pub(crate) scratch: Vec<u64>,
     /// The moves of the caller's walk, for [`Search::unwalk`].
@@ -114,6 +116,7 @@ impl Search {
             memo: Memo::new(memo_bytes),
             options,
             climb_nodes: 0,
+            lines_read: 0,
             pool: Vec::new(),
             scratch: Vec::new(),
             walked: Vec::new(),
@@ -153,6 +156,11 @@ impl Search {
     /// The limit that stopped the search for good, if one did.
     pub fn stopped(&self) -> Option<&Stop> {
         self.monitor.stopped()
+    }
+
+    /// Attacker nodes the line reader has read (not taken from its memo).
+    pub fn lines_read(&self) -> u64 {
+        self.lines_read
     }
 
     /// The table's statistics.

@@ -25,9 +25,16 @@ impl Search {
         self.proof_length_here().min(b)
     }
 
-    /// The exact mate length within `b` (None: no mate within `b`).
+    /// The exact mate length within `b` (None: no mate within `b`); not
+    /// `exact`: the first proof's length, an upper bound.
     pub fn value(&mut self, b: Bound, descend: bool) -> Result<Option<Bound>, Stop> {
         Ok(self.shortest(b, descend, true)?.0)
+    }
+
+    /// The length of the first proof within `b` (an upper bound of the
+    /// exact length; None: no mate within `b`).
+    pub fn first_proof(&mut self, b: Bound) -> Result<Option<Bound>, Stop> {
+        Ok(self.shortest(b, false, false)?.0)
     }
 
     /// Is there a mate within `b` at all?  The searches of [`Search::value`]

@@ -188,6 +188,7 @@ impl Search {
     }
 
     fn read_attacker_line(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<Read, Halt> {
+        self.lines_read += 1;
         self.enter();
         let r = self.attacker_moves(reading, b, lo, hi);
         self.leave();
