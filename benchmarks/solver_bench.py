@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=60.0, help="time limit per solve (default 60 s)")
     ap.add_argument("--collection", type=Path, action="append", help="other collection file(s) instead")
     args = ap.parse_args(argv)
-    print("engine:", "compiled (mypyc)" if tsume.COMPILED else "pure Python")
+    print("engine: Rust rules, search", "compiled (mypyc)" if tsume.COMPILED else "from Python source")
 
     files = args.collection or [FILES[v] for v in (["ito", "rutherford"] if args.variant == "both" else [args.variant])]
     problems: list[Problem] = []
