@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::colour::Colour;
 use crate::error::EngineError;
@@ -540,6 +540,18 @@ impl PyPosition {
                 self.pos.turn().index().into_pyobject(py)?.into_any(),
             ],
         )
+    }
+
+    /// The exact key as bytes: the board as `board_list()`, Black's and White's hand counts, the side to move.
+    fn key_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let nk = self.pos.tables().nkinds;
+        let mut out = Vec::with_capacity(self.pos.n() + 2 + 2 * nk);
+        out.push(0);
+        out.extend_from_slice(self.pos.board());
+        out.extend(self.pos.hand(Colour::Black).counts(nk));
+        out.extend(self.pos.hand(Colour::White).counts(nk));
+        out.push(self.pos.turn().index() as u8);
+        PyBytes::new(py, &out)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
