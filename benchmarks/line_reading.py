@@ -25,7 +25,6 @@ import sys
 import time
 from collections.abc import Iterator
 
-import tsume
 from tsume.collection import load, locate
 from tsume.dfpn import PROVEN, DfPn, Options
 from tsume.errors import TsumeError
@@ -74,7 +73,7 @@ def main() -> int:
     args = ap.parse_args()
     if not args.files and not args.random:
         ap.error("name --file or --random")
-    print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
+    print("engine: Rust (tsume._engine)", flush=True)
     try:
         problems = list(collection_problems(args.files))
     except TsumeError as exc:

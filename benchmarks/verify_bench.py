@@ -26,7 +26,6 @@ import statistics
 import sys
 import time
 
-import tsume
 from tsume.collection import load, locate
 from tsume.verify import LENGTH_BUDGET, QUESTIONS, verify
 

@@ -192,3 +192,16 @@ def test_variant_spec_strings():
     assert Position(None, "ito:stalemate=loss").variant.stalemate == "loss"
     assert Position(None, "rutherford:repetition=off").variant.repetition is False
     assert Position(None, "ito").variant.spec == "ito"
+
+
+def test_key_bytes_is_the_exact_key_in_bytes():
+    p = Position("2k1p2+f3h4c2G5PT2K1 b TCHfg 1", "ito")
+    expected = bytes(p.board_list()) + bytes(p.hand_counts(0)) + bytes(p.hand_counts(1)) + bytes((p.turn,))
+    assert p.key_bytes() == expected
+    keys = {p.key_bytes()}
+    for m in p.legal_moves():
+        p.push(m)
+        keys.add(p.key_bytes())
+        p.pop()
+    assert len(keys) == 1 + len(p.legal_moves())  # every child differs from the rest
+    assert p.mirror().key_bytes() != p.key_bytes()

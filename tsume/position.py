@@ -47,15 +47,15 @@ COLOUR_NAMES: Final = ("Black", "White")
 
 
 def parse_fields(
-    text: object, variant: object, validate: object
+    text: object = None, variant: object = ITO, *, validate: object = True
 ) -> tuple[Tables, list[int], int, list[list[int]], int, bool]:
     """What :class:`Position` is built from: ``(tables, board, turn, hands, move number, validate)``.
 
-    ``board`` lists the squares from square 1.  The engine calls this to read
-    the arguments of ``Position(text, variant, validate=...)``.
+    ``board`` lists the squares from square 1.  The engine calls this with
+    the arguments of ``Position(...)`` as given.
     """
-    check = check_flag(True if validate is None else validate, "validate")
-    var = get_variant(ITO if variant is None else variant)
+    check = check_flag(validate, "validate")
+    var = get_variant(variant)
     if text is None:
         if var.start is None:
             raise PositionError(f"{var.title} has no start position; give one")

@@ -562,6 +562,7 @@ def _check_solution(
     moves if it is a main line (or one excused by the longer-variation
     switch), else None with the findings that say why."""
     pos = prover.pos
+    start = pos.copy()  # the problem's position: the main line ``moves`` starts here
     parsed: list[int] = []
     try:
         for i, text in enumerate(solution):
@@ -638,7 +639,7 @@ def _check_solution(
                                     f"the intended solution has {plies(len(parsed))}, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
-        best_left = leftover_after(pos, moves, attacker)[1]
+        best_left = leftover_after(start, moves, attacker)[1]
         if left != (0 if excused is not None else best_left):
             findings.append(Finding("solution-mismatch", DEFECT,
                                     f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))

@@ -191,7 +191,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::{Black, White};
+    use crate::colour::Colour::Black;
     use crate::moves::{Move, MoveList};
     use crate::position::tests::pos;
 
@@ -208,17 +208,24 @@ mod tests {
 
     #[test]
     fn drop_mate_ban_in_rutherford() {
-        // White king on 1 with its escape 2.. covered: Black Gold (promoted Silver) on 4 guards 3 and 2?
-        // A pawn dropped on 2 would mate: Rutherford forbids it, and counts it as filtered.
-        let mut p = pos("rutherford", "k2+S4K", Black, [&[0, 1], &[]]);
+        // White king on 1; the Black Silver on 4 guards 2 and 3.  A pawn
+        // dropped on 2 (either side up) would mate: Rutherford forbids it.
+        let mut p = pos("rutherford", "k2S4K", Black, [&[0, 1], &[]]);
         let mut c = MoveList::new();
         p.checks(&mut c);
+        assert!(!c.contains(Move::drop(2, 2)) && !c.contains(Move::drop(3, 2)));
+        assert_eq!(p.filtered(), 2);
         let mut all = MoveList::new();
         p.legal_moves(None, &mut all);
-        assert_eq!(
-            c.iter().filter(|m| m.is_drop()).count() as u32 + p.filtered(),
-            c.iter().filter(|m| m.is_drop()).count() as u32 + p.filtered()
-        );
-        let _ = White;
+        assert!(!all.contains(Move::drop(2, 2)));
+        assert_eq!(p.filtered(), 2);
+        // The same drop is legal when the ban is switched off.
+        let mut v = crate::variant::builtin("rutherford");
+        v.drop_mate = true;
+        let mut q = crate::Position::from_fen(&v, "k2S4K b P").unwrap();
+        let mut c = MoveList::new();
+        q.checks(&mut c);
+        assert!(c.contains(Move::drop(2, 2)));
+        assert_eq!(q.filtered(), 0);
     }
 }

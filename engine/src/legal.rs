@@ -337,7 +337,10 @@ impl Position {
             let mut buf = MoveList::new();
             self.piece_moves(frm, &mut buf);
             if !buf.contains(m) {
-                return format!("the {} on {frm} cannot move to {to}", t.face_name[(v >> 1) as usize]);
+                return format!(
+                    "the {} on {frm} cannot move to {to}",
+                    t.face_name[(v >> 1) as usize]
+                );
             }
         }
         self.push(m);
@@ -418,15 +421,26 @@ mod tests {
 
     #[test]
     fn stalemate_rule_filters_moves() {
-        // White king on 1 boxed in by its own pawn on 2 and Black's pawn on 4
-        // guarding 3: with White having nothing else, a Black move taking away
-        // White's last move is illegal in Ito and legal in Rutherford.
-        let mut p = pos("ito", "kp1P26K", Black, [&[], &[]]);
-        let all = legal(&mut p);
-        assert!(!all.is_empty());
-        let mut r = pos("rutherford", "kp1P5K", Black, [&[], &[]]);
-        let _ = legal(&mut r);
-        assert_eq!(r.filtered(), 0);
+        // Positions from random Ito games where the stalemate rule forbids
+        // moves (counts from the package's former Python engine).
+        let ito = crate::variant::builtin("ito");
+        for (fen, legal, filtered) in [
+            ("t1k1h5c+F2F+C1P1T3G1KHP3 b G", 30, 1),
+            ("P1FFc4k2+T4H1P3+G1GT1K1H b C", 35, 1),
+            ("T4kc+C+GF4PTh3F5KP1H1 b G", 29, 2),
+        ] {
+            let mut p = crate::Position::from_fen(&ito, fen).unwrap();
+            let mut l = MoveList::new();
+            p.legal_moves(Some(false), &mut l);
+            assert_eq!((l.len(), p.filtered()), (legal, filtered), "{fen}");
+            // Under "loss" nothing is filtered.
+            let mut v = ito.clone();
+            v.stalemate = crate::variant::Stalemate::Loss;
+            let mut q = crate::Position::from_fen(&v, fen).unwrap();
+            let mut l2 = MoveList::new();
+            q.legal_moves(Some(false), &mut l2);
+            assert_eq!((l2.len(), q.filtered()), (legal + filtered as usize, 0));
+        }
     }
 
     #[test]

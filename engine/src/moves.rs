@@ -78,8 +78,12 @@ impl Move {
     }
 }
 
-/// The most moves a list holds; table building rejects a variant whose positions could have more.
-pub const MAX_MOVES: usize = 2048;
+/// The most moves a list holds: more than any position can have.
+///
+/// A piece reaches at most `n - 1` squares and a drop face the empty ones, so
+/// `p` pieces and `F` drop faces on `n <= 64` squares give at most
+/// `p (n - 1) + (n - p) F <= n * max(n - 1, F) <= 64 * 63` moves (`F` <= 31).
+pub const MAX_MOVES: usize = 4096;
 
 /// A list of moves on the stack: pushing never allocates.
 pub struct MoveList {

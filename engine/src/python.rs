@@ -8,9 +8,8 @@
 
 use std::sync::Arc;
 
-
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::colour::Colour;
 use crate::error::EngineError;
@@ -26,9 +25,19 @@ use crate::variant::Variant;
 #[path = "python_search.rs"]
 mod search;
 
+/// What `tsume.position.parse_fields` returns: tables, board, turn, hands, move number, validate.
+type Fields = (Py<PyTables>, Vec<u8>, i64, Vec<Vec<u8>>, u64, bool);
+
+/// What `__reduce__` returns: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Py<PyAny>));
+
 /// A `tsume.errors` exception of class `name` with message `msg`.
 fn tsume_error(py: Python<'_>, name: &str, msg: &str) -> PyErr {
-    match py.import("tsume.errors").and_then(|m| m.getattr(name)).and_then(|c| c.call1((msg,))) {
+    match py
+        .import("tsume.errors")
+        .and_then(|m| m.getattr(name))
+        .and_then(|c| c.call1((msg,)))
+    {
         Ok(obj) => PyErr::from_value(obj),
         Err(e) => e,
     }
@@ -43,6 +52,11 @@ fn engine_error(py: Python<'_>, e: EngineError) -> PyErr {
     tsume_error(py, class, e.message())
 }
 
+/// Small ints as a Python list (a `Vec<u8>` would become `bytes`).
+fn ints(xs: &[u8]) -> Vec<u32> {
+    xs.iter().map(|&x| x as u32).collect()
+}
+
 /// A mask in the package's convention (bit `s` for square `s`).
 fn py_mask(m: Mask) -> u128 {
     (m as u128) << 1
@@ -52,7 +66,11 @@ fn colour_arg(py: Python<'_>, c: i64) -> PyResult<Colour> {
     match c {
         0 => Ok(Colour::Black),
         1 => Ok(Colour::White),
-        _ => Err(tsume_error(py, "ArgumentError", &format!("colour must be 0 (Black) or 1 (White), not {c}"))),
+        _ => Err(tsume_error(
+            py,
+            "ArgumentError",
+            &format!("colour must be 0 (Black) or 1 (White), not {c}"),
+        )),
     }
 }
 
@@ -70,7 +88,10 @@ impl PyTables {
     fn new(py: Python<'_>, description: &str, n: usize, variant: Py<PyAny>) -> PyResult<Self> {
         let v = Variant::from_json(description).map_err(|e| engine_error(py, e))?;
         let tables = Tables::new(&v, n).map_err(|e| engine_error(py, e))?;
-        Ok(PyTables { tables: Arc::new(tables), variant })
+        Ok(PyTables {
+            tables: Arc::new(tables),
+            variant,
+        })
     }
 
     /// The variant (the Python value).
@@ -132,31 +153,39 @@ impl PyTables {
     /// `[kind]`: its letter.
     #[getter]
     fn kind_letters(&self) -> Vec<String> {
-        self.tables.kind_letter.iter().map(|c| c.to_string()).collect()
+        self.tables
+            .kind_letter
+            .iter()
+            .map(|c| c.to_string())
+            .collect()
     }
 
     /// `[kind]`: how many the set holds.
     #[getter]
-    fn kind_count(&self) -> Vec<u8> {
-        self.tables.kind_count.clone()
+    fn kind_count(&self) -> Vec<u32> {
+        ints(&self.tables.kind_count)
     }
 
     /// `[kind]`: its unpromoted face.
     #[getter]
-    fn unpromoted_face(&self) -> Vec<u8> {
-        self.tables.unpromoted_face.clone()
+    fn unpromoted_face(&self) -> Vec<u32> {
+        ints(&self.tables.unpromoted_face)
     }
 
     /// `[kind]`: its promoted face (0 if it never flips).
     #[getter]
-    fn promoted_face(&self) -> Vec<u8> {
-        self.tables.promoted_face.clone()
+    fn promoted_face(&self) -> Vec<u32> {
+        ints(&self.tables.promoted_face)
     }
 
     /// `[kind]`: the faces it may be dropped as.
     #[getter]
     fn drop_faces<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        self.tables.drop_faces.iter().map(|fs| PyTuple::new(py, fs)).collect()
+        self.tables
+            .drop_faces
+            .iter()
+            .map(|fs| PyTuple::new(py, fs))
+            .collect()
     }
 
     /// `[value]`: is it a king?
@@ -167,14 +196,14 @@ impl PyTables {
 
     /// `[value]`: the value after it captures.
     #[getter]
-    fn flip(&self) -> Vec<u8> {
-        self.tables.flip[..self.tables.nvalues].to_vec()
+    fn flip(&self) -> Vec<u32> {
+        ints(&self.tables.flip[..self.tables.nvalues])
     }
 
     /// `[value]`: the kind it becomes in hand.
     #[getter]
-    fn hand_kind(&self) -> Vec<u8> {
-        self.tables.hand_kind[..self.tables.nvalues].to_vec()
+    fn hand_kind(&self) -> Vec<u32> {
+        ints(&self.tables.hand_kind[..self.tables.nvalues])
     }
 
     /// All squares (bit `s` for square `s`).
@@ -215,12 +244,21 @@ pub struct PyPosition {
 
 impl PyPosition {
     fn wrap(&self, py: Python<'_>, pos: Position, first_move: u64) -> PyPosition {
-        PyPosition { pos, tables: self.tables.clone_ref(py), first_move }
+        PyPosition {
+            pos,
+            tables: self.tables.clone_ref(py),
+            first_move,
+        }
     }
 
     fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
-        Move::from_raw(m, self.pos.n())
-            .ok_or_else(|| tsume_error(py, "IllegalMoveError", &format!("{m} is not a move int on this board")))
+        Move::from_raw(m, self.pos.n()).ok_or_else(|| {
+            tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("{m} is not a move int on this board"),
+            )
+        })
     }
 
     fn list(moves: &MoveList) -> Vec<u32> {
@@ -236,7 +274,11 @@ impl PyPosition {
         let mut out = [Hand::EMPTY; 2];
         for (c, h) in counts.iter().enumerate().take(2) {
             if h.len() != nk {
-                return Err(tsume_error(py, "PositionError", &format!("hands: {} counts for {nk} kinds", h.len())));
+                return Err(tsume_error(
+                    py,
+                    "PositionError",
+                    &format!("hands: {} counts for {nk} kinds", h.len()),
+                ));
             }
             out[c] = Hand::from_counts(h)
                 .ok_or_else(|| tsume_error(py, "PositionError", "hands: a count too large"))?;
@@ -248,35 +290,48 @@ impl PyPosition {
 #[pymethods]
 impl PyPosition {
     /// Reads a position string (default: the variant's start position); see `tsume.position`.
+    ///
+    /// The arguments go to `tsume.position.parse_fields` as given, which has the defaults
+    /// (`text=None, variant=ITO, *, validate=True`) and reads the string.
     #[new]
-    #[pyo3(signature = (text=None, variant=None, *, validate=None))]
+    #[pyo3(signature = (*args, **kwargs))]
     fn new(
         py: Python<'_>,
-        text: Option<Bound<'_, PyAny>>,
-        variant: Option<Bound<'_, PyAny>>,
-        validate: Option<Bound<'_, PyAny>>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let parse = py.import("tsume.position")?.getattr("parse_fields")?;
-        let parsed = parse.call1((text, variant, validate))?;
-        let (tables, board, turn, hands, move_number, check): (Py<PyTables>, Vec<u8>, i64, Vec<Vec<u8>>, u64, bool) =
-            parsed.extract()?;
+        let parsed = parse.call(args, kwargs)?;
+        let (tables, board, turn, hands, move_number, check): Fields = parsed.extract()?;
         let arc = tables.get().tables.clone();
         let turn = colour_arg(py, turn)?;
         if hands.len() != 2 {
             return Err(tsume_error(py, "PositionError", "hands: two hands needed"));
         }
-        let pos = Position::new(arc, &board, [&hands[0], &hands[1]], turn).map_err(|e| engine_error(py, e))?;
+        let pos = Position::new(arc, &board, [&hands[0], &hands[1]], turn)
+            .map_err(|e| engine_error(py, e))?;
         if check {
             pos.validate().map_err(|e| engine_error(py, e))?;
         }
-        Ok(PyPosition { pos, tables: tables, first_move: move_number })
+        Ok(PyPosition {
+            pos,
+            tables,
+            first_move: move_number,
+        })
     }
 
-    /// The start position of a variant (Rutherford's is provisional).
+    /// The start position of a variant (default Ito; Rutherford's is provisional).
     #[classmethod]
-    #[pyo3(signature = (variant=None))]
-    fn start(cls: &Bound<'_, pyo3::types::PyType>, variant: Option<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        Ok(cls.call1((cls.py().None(), variant))?.unbind())
+    #[pyo3(signature = (*args, **kwargs))]
+    fn start(
+        cls: &Bound<'_, pyo3::types::PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let py = cls.py();
+        let mut all = vec![py.None().into_bound(py)];
+        all.extend(args.iter());
+        Ok(cls.call(PyTuple::new(py, all)?, kwargs)?.unbind())
     }
 
     /// The tables (faces, kinds, letters; read-only).
@@ -334,17 +389,17 @@ impl PyPosition {
     }
 
     /// The board as a list indexed by square (index 0 is always 0): 0 empty, else `face << 1 | colour`.
-    fn board_list(&self) -> Vec<u8> {
+    fn board_list(&self) -> Vec<u32> {
         let mut v = Vec::with_capacity(self.pos.n() + 1);
         v.push(0);
-        v.extend_from_slice(self.pos.board());
+        v.extend(self.pos.board().iter().map(|&x| x as u32));
         v
     }
 
     /// A colour's hand: the count of each kind.
-    fn hand_counts(&self, py: Python<'_>, colour: i64) -> PyResult<Vec<u8>> {
+    fn hand_counts(&self, py: Python<'_>, colour: i64) -> PyResult<Vec<u32>> {
         let c = colour_arg(py, colour)?;
-        Ok(self.pos.hand(c).counts(self.pos.tables().nkinds))
+        Ok(ints(&self.pos.hand(c).counts(self.pos.tables().nkinds)))
     }
 
     /// A colour's hand packed `field_bits` bits per kind (kind `k` from bit `field_bits * k`), counts capped at `cap`.
@@ -353,9 +408,15 @@ impl PyPosition {
         let h = self.pos.hand(colour_arg(py, colour)?);
         let nk = self.pos.tables().nkinds as u32;
         if field_bits == 0 || field_bits * nk > 128 {
-            return Err(tsume_error(py, "ArgumentError", &format!("hand_packed: {field_bits}-bit fields do not fit")));
+            return Err(tsume_error(
+                py,
+                "ArgumentError",
+                &format!("hand_packed: {field_bits}-bit fields do not fit"),
+            ));
         }
-        Ok((0..nk).fold(0u128, |acc, k| acc | (h.count(k as usize).min(cap) as u128) << (field_bits * k)))
+        Ok((0..nk).fold(0u128, |acc, k| {
+            acc | (h.count(k as usize).min(cap) as u128) << (field_bits * k)
+        }))
     }
 
     /// The square of a colour's king (0 if it has none).
@@ -376,14 +437,22 @@ impl PyPosition {
     /// The letter of the piece on a square (`+` for promoted, lowercase White), or None.
     fn piece_at(&self, py: Python<'_>, square: i64) -> PyResult<Option<String>> {
         if square < 1 || square as usize > self.pos.n() {
-            return Err(tsume_error(py, "ArgumentError", &format!("square {square} is off the board (1..{})", self.pos.n())));
+            return Err(tsume_error(
+                py,
+                "ArgumentError",
+                &format!("square {square} is off the board (1..{})", self.pos.n()),
+            ));
         }
         let v = self.pos.piece(square as u8);
         if v == 0 {
             return Ok(None);
         }
         let letter = &self.pos.tables().face_letter[(v >> 1) as usize];
-        Ok(Some(if v & 1 == 0 { letter.clone() } else { letter.to_ascii_lowercase() }))
+        Ok(Some(if v & 1 == 0 {
+            letter.clone()
+        } else {
+            letter.to_ascii_lowercase()
+        }))
     }
 
     /// A copy with new hands (`[black counts, white counts]`), no move stack; not validated.
@@ -407,7 +476,10 @@ impl PyPosition {
     ) -> PyResult<PyPosition> {
         let hs = self.hands_arg(py, &hands)?;
         let c = colour_arg(py, turn)?;
-        let p = self.pos.with_changes(&changes, hs, c).map_err(|e| engine_error(py, e))?;
+        let p = self
+            .pos
+            .with_changes(&changes, hs, c)
+            .map_err(|e| engine_error(py, e))?;
         Ok(self.wrap(py, p, move_number.unwrap_or(self.first_move).max(1)))
     }
 
@@ -449,7 +521,7 @@ impl PyPosition {
         Ok(format!("Position('{}', '{spec}')", self.fen(true)))
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Py<PyAny>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.borrow();
         let cls = py.import("tsume.position")?.getattr("Position")?;
@@ -462,7 +534,27 @@ impl PyPosition {
         let board = PyTuple::new(py, self.board_list())?;
         let h0 = PyTuple::new(py, self.pos.hand(Colour::Black).counts(nk))?;
         let h1 = PyTuple::new(py, self.pos.hand(Colour::White).counts(nk))?;
-        PyTuple::new(py, [board.into_any(), h0.into_any(), h1.into_any(), self.pos.turn().index().into_pyobject(py)?.into_any()])
+        PyTuple::new(
+            py,
+            [
+                board.into_any(),
+                h0.into_any(),
+                h1.into_any(),
+                self.pos.turn().index().into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
+
+    /// The exact key as bytes: the board as `board_list()`, Black's and White's hand counts, the side to move.
+    fn key_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let nk = self.pos.tables().nkinds;
+        let mut out = Vec::with_capacity(self.pos.n() + 2 + 2 * nk);
+        out.push(0);
+        out.extend_from_slice(self.pos.board());
+        out.extend(self.pos.hand(Colour::Black).counts(nk));
+        out.extend(self.pos.hand(Colour::White).counts(nk));
+        out.push(self.pos.turn().index() as u8);
+        PyBytes::new(py, &out)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -496,7 +588,11 @@ impl PyPosition {
             v != 0 && (v & 1) as usize == c.index() && (w == 0 || (w & 1) as usize != c.index())
         };
         if !ok {
-            return Err(tsume_error(py, "IllegalMoveError", &format!("move {} cannot be made here", p.move_string(mv))));
+            return Err(tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("move {} cannot be made here", p.move_string(mv)),
+            ));
         }
         self.pos.push(mv);
         Ok(())
@@ -582,7 +678,11 @@ impl PyPosition {
     fn gives_check(&mut self, py: Python<'_>, m: u64) -> PyResult<bool> {
         let mv = self.move_arg(py, m)?;
         if !self.pos.is_pseudo_legal(mv) {
-            return Err(tsume_error(py, "IllegalMoveError", &format!("move {} cannot be made here", self.pos.move_string(mv))));
+            return Err(tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("move {} cannot be made here", self.pos.move_string(mv)),
+            ));
         }
         Ok(self.pos.gives_check(mv))
     }
@@ -668,13 +768,14 @@ impl PyPosition {
     /// Perft: the number of legal move sequences of length `depth`, every move made and unmade.
     fn perft(&mut self, py: Python<'_>, depth: u32) -> PyResult<u64> {
         let mut err = None;
-        let r = perft::perft_interruptible(&mut self.pos, depth, &mut || match py.check_signals() {
-            Ok(()) => true,
-            Err(e) => {
-                err = Some(e);
-                false
-            }
-        });
+        let r =
+            perft::perft_interruptible(&mut self.pos, depth, &mut || match py.check_signals() {
+                Ok(()) => true,
+                Err(e) => {
+                    err = Some(e);
+                    false
+                }
+            });
         match (r, err) {
             (Some(n), _) => Ok(n),
             (None, Some(e)) => Err(e),
@@ -704,8 +805,15 @@ impl PyPosition {
         // The move number goes up after each White move; there is no move 0.
         let mover_white = self.pos.turn() == Colour::Black;
         let now = self.current_move_number();
-        let before = if mover_white { now.saturating_sub(1).max(1) } else { now };
-        unmove::unmoves(&self.pos).into_iter().map(|(p, m)| (self.wrap(py, p, before), m.raw())).collect()
+        let before = if mover_white {
+            now.saturating_sub(1).max(1)
+        } else {
+            now
+        };
+        unmove::unmoves(&self.pos)
+            .into_iter()
+            .map(|(p, m)| (self.wrap(py, p, before), m.raw()))
+            .collect()
     }
 
     /// Reads a move string and checks it is legal here (MoveError if malformed, IllegalMoveError if illegal).
@@ -718,12 +826,20 @@ impl PyPosition {
         if legal.contains(mv) {
             return Ok(mv.raw());
         }
-        let quote = py.import("tsume.errors")?.getattr("quote")?.call1((text,))?.extract::<String>()?;
+        let quote = py
+            .import("tsume.errors")?
+            .getattr("quote")?
+            .call1((text,))?
+            .extract::<String>()?;
         let why = self.pos.why_illegal(mv);
         Err(tsume_error(
             py,
             "IllegalMoveError",
-            &format!("move {quote} is not legal for {} in {}: {why}", self.pos.turn().name(), self.fen(true)),
+            &format!(
+                "move {quote} is not legal for {} in {}: {why}",
+                self.pos.turn().name(),
+                self.fen(true)
+            ),
         ))
     }
 
@@ -749,14 +865,28 @@ impl PyPosition {
         let t = self.pos.tables();
         let v = self.pos.piece(mv.from());
         if v == 0 {
-            return Err(tsume_error(py, "IllegalMoveError", &format!("square {} is empty", mv.from())));
+            return Err(tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("square {} is empty", mv.from()),
+            ));
         }
-        let case = |s: &str| if v & 1 == 1 { s.to_ascii_lowercase() } else { s.to_string() };
+        let case = |s: &str| {
+            if v & 1 == 1 {
+                s.to_ascii_lowercase()
+            } else {
+                s.to_string()
+            }
+        };
         let letter = case(&t.face_letter[(v >> 1) as usize]);
         let new = case(&t.face_letter[(t.flip[v as usize] >> 1) as usize]);
         if self.pos.piece(mv.to()) != 0 {
             // A king never flips, so there is nothing to say after its capture.
-            let suffix = if t.royal[v as usize] { String::new() } else { format!("={new}") };
+            let suffix = if t.royal[v as usize] {
+                String::new()
+            } else {
+                format!("={new}")
+            };
             return Ok(format!("{letter}{}x{}{suffix}", mv.from(), mv.to()));
         }
         Ok(format!("{letter}{}-{}", mv.from(), mv.to()))
@@ -781,12 +911,16 @@ impl PyPosition {
     }
 }
 
-
 /// The module `tsume._engine`.
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTables>()?;
     m.add_class::<PyPosition>()?;
     m.add_class::<search::PySearch>()?;
+    // A panic (a bug) reaches Python as this BaseException: the CLI reports it as an internal error.
+    m.add(
+        "PanicException",
+        m.py().get_type::<pyo3::panic::PanicException>(),
+    )?;
     Ok(())
 }

@@ -8,7 +8,6 @@
 
 use crate::colour::Colour;
 use crate::error::{EngineError, Result};
-use crate::moves::MAX_MOVES;
 use crate::square::{bit, board_mask, Mask, Square};
 use crate::variant::{RideMode, Stalemate, Variant};
 use crate::zobrist::Zobrist;
@@ -174,26 +173,6 @@ impl Tables {
         let nfaces = face_kind.len() - 1;
         let nvalues = (nfaces + 1) * 2;
         let royal_kind = variant.royal_kind();
-
-        // A move list must hold every move of a position: each piece on the
-        // board reaches at most n - 1 squares, and each drop face n squares.
-        let pieces: usize = kinds
-            .iter()
-            .filter(|k| !k.royal)
-            .map(|k| k.count as usize)
-            .sum::<usize>()
-            + 2;
-        let drop_face_count: usize = kinds
-            .iter()
-            .filter(|k| !k.royal)
-            .map(|k| 1 + (variant.drop_promoted && k.promoted.is_some()) as usize)
-            .sum();
-        if pieces * (n - 1) + n * drop_face_count > MAX_MOVES {
-            return Err(EngineError::Variant(format!(
-                "variant {}: positions on {n} squares could have more than {MAX_MOVES} moves",
-                variant.name
-            )));
-        }
 
         let mut flip = [0u8; MAX_VALUES];
         let mut royal = [false; MAX_VALUES];
@@ -598,9 +577,17 @@ mod tests {
         assert!(Tables::new(&builtin("ito"), 30).is_err());
         assert!(Tables::new(&builtin("rutherford"), 8).is_err());
         assert!(Tables::new(&builtin("rutherford"), 64).is_ok());
+        // The greatest stride and distance build (they land once, or all along).
         let mut v = builtin("rutherford");
-        v.kinds[1].count = 100;
-        assert!(Tables::new(&v, 64).is_err()); // too many moves for a list
+        v.kinds[4].unpromoted.rides[0].stride = 64;
+        v.kinds[4].unpromoted.rides[1].max_distance = i32::MAX;
+        let t = Tables::new(&v, 64).unwrap();
+        assert_eq!(t.paths(t.unpromoted_face[4] << 1, 1).len(), 1);
+        assert_eq!(
+            t.path_squares(&t.paths(t.unpromoted_face[4] << 1, 1)[0])
+                .len(),
+            31
+        );
     }
 
     #[test]

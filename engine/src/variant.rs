@@ -229,8 +229,10 @@ impl Variant {
                             r.direction
                         ));
                     }
-                    if r.stride < 1 || r.max_distance < 0 {
-                        return err("ride stride must be >= 1 and max_distance >= 0".into());
+                    if r.stride < 1 || r.stride as usize > MAX_SQUARES || r.max_distance < 0 {
+                        return err(format!(
+                            "ride stride must be 1 to {MAX_SQUARES} and max_distance >= 0"
+                        ));
                     }
                 }
             }
@@ -319,6 +321,8 @@ mod tests {
         assert!(with(|v| v.kinds[1].unpromoted.leaps.push(0)).is_err());
         assert!(with(|v| v.kinds[3].unpromoted.rides[0].direction = 2).is_err());
         assert!(with(|v| v.kinds[3].unpromoted.rides[0].stride = 0).is_err());
+        assert!(with(|v| v.kinds[3].unpromoted.rides[0].stride = i32::MAX).is_err());
+        assert!(with(|v| v.kinds[1].unpromoted.leaps.push(i32::MIN)).is_err());
         assert!(with(|v| v.board_length = Some(30)).is_err());
         assert!(with(|v| v.kinds.clear()).is_err());
         assert!(with(|v| v.kinds[1].count = 1000).is_err());
