@@ -50,14 +50,19 @@ impl Hooks for PyHooks {
     }
 
     fn progress(&mut self, nodes: u64, elapsed: Duration, entries: usize) -> bool {
-        let Some(callback) = &self.0.progress else { return true };
+        let Some(callback) = &self.0.progress else {
+            return true;
+        };
         Python::attach(|py| {
             let secs = elapsed.as_secs_f64();
             let stats = PyDict::new(py);
             let r = (|| {
                 stats.set_item("nodes", nodes)?;
                 stats.set_item("seconds", secs)?;
-                stats.set_item("nodes_per_second", if secs > 0.0 { nodes as f64 / secs } else { 0.0 })?;
+                stats.set_item(
+                    "nodes_per_second",
+                    if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+                )?;
                 stats.set_item("table_entries", entries)?;
                 callback.call1(py, (stats,))
             })();
@@ -86,7 +91,14 @@ fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<Plies> {
     match b {
         None => Ok(INF),
         Some(b) if (0..UNBOUNDED as i64).contains(&b) => Ok(b as Plies),
-        Some(b) => Err(tsume_error(py, "ArgumentError", &format!("bound must be None or a number of plies from 0 to {}, not {b}", UNBOUNDED - 1))),
+        Some(b) => Err(tsume_error(
+            py,
+            "ArgumentError",
+            &format!(
+                "bound must be None or a number of plies from 0 to {}, not {b}",
+                UNBOUNDED - 1
+            ),
+        )),
     }
 }
 
@@ -96,12 +108,20 @@ fn out_bound(b: Plies) -> Option<i64> {
 
 impl PySearch {
     /// Runs `f` on the search without the GIL; limits, bugs and panics become Python exceptions.
-    fn run<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Search) -> Result<T, Halt> + Send) -> PyResult<T> {
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Search) -> Result<T, Halt> + Send,
+    ) -> PyResult<T> {
         if self.broken.load(Ordering::Relaxed) {
-            return Err(PyRuntimeError::new_err("internal error: this search failed earlier and cannot go on"));
+            return Err(PyRuntimeError::new_err(
+                "internal error: this search failed earlier and cannot go on",
+            ));
         }
         let main = py.import("threading")?;
-        let on_main = main.call_method0("current_thread")?.is(main.call_method0("main_thread")?);
+        let on_main = main
+            .call_method0("current_thread")?
+            .is(main.call_method0("main_thread")?);
         self.shared.main_thread.store(on_main, Ordering::Relaxed);
         let r = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
@@ -112,10 +132,20 @@ impl PySearch {
         match r {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(Halt::Stop(stop))) => {
-                if let Some(e) = self.shared.pending.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                if let Some(e) = self
+                    .shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                {
                     return Err(e);
                 }
-                let class = if stop == Stop::Budget { "OverBudget" } else { "SearchLimit" };
+                let class = if stop == Stop::Budget {
+                    "OverBudget"
+                } else {
+                    "SearchLimit"
+                };
                 let cls = py.import("tsume.search")?.getattr(class)?;
                 Err(PyErr::from_value(cls.call1((stop.reason(),))?))
             }
@@ -127,7 +157,9 @@ impl PySearch {
                     .cloned()
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_default();
-                Err(PyRuntimeError::new_err(format!("internal error: the search failed ({what})")))
+                Err(PyRuntimeError::new_err(format!(
+                    "internal error: the search failed ({what})"
+                )))
             }
         }
     }
@@ -138,7 +170,13 @@ impl PySearch {
 
     fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
         let n = self.tables.get().tables.n;
-        Move::from_raw(m, n).ok_or_else(|| tsume_error(py, "IllegalMoveError", &format!("{m} is not a move int on this board")))
+        Move::from_raw(m, n).ok_or_else(|| {
+            tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("{m} is not a move int on this board"),
+            )
+        })
     }
 }
 
@@ -176,25 +214,50 @@ impl PySearch {
         };
         let memory_bytes = match memory_limit_mb {
             Some(mb) if mb.is_finite() && mb > 0.0 => Some((mb * 1e6).min(1e15) as usize),
-            Some(mb) => return Err(tsume_error(py, "ArgumentError", &format!("memory_limit_mb must be a positive number of megabytes, not {mb}"))),
+            Some(mb) => {
+                return Err(tsume_error(
+                    py,
+                    "ArgumentError",
+                    &format!("memory_limit_mb must be a positive number of megabytes, not {mb}"),
+                ))
+            }
             None => None,
         };
         let time = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-            Some(t) => return Err(tsume_error(py, "ArgumentError", &format!("time_limit must be a positive number of seconds, not {t}"))),
+            Some(t) => {
+                return Err(tsume_error(
+                    py,
+                    "ArgumentError",
+                    &format!("time_limit must be a positive number of seconds, not {t}"),
+                ))
+            }
             None => None,
         };
-        let limits = Limits { nodes: node_limit, time, memory: memory_bytes };
-        let mut search = Search::new(&position.pos, limits, options).map_err(|e| super::engine_error(py, e))?;
+        let limits = Limits {
+            nodes: node_limit,
+            time,
+            memory: memory_bytes,
+        };
+        let mut search =
+            Search::new(&position.pos, limits, options).map_err(|e| super::engine_error(py, e))?;
         let shared = Arc::new(Shared {
             main_thread: AtomicBool::new(false),
             pending: Mutex::new(None),
             progress: progress.as_ref().map(|p| p.clone_ref(py)),
         });
-        let interval = (progress.is_some() && progress_interval.is_finite() && progress_interval >= 0.0).then(|| Duration::from_secs_f64(progress_interval));
+        let interval =
+            (progress.is_some() && progress_interval.is_finite() && progress_interval >= 0.0)
+                .then(|| Duration::from_secs_f64(progress_interval));
         search.set_hooks(Box::new(PyHooks(shared.clone())), interval);
         let cancel = search.monitor().cancel_flag();
-        Ok(PySearch { inner: Mutex::new(search), cancel, shared, tables: position.tables.clone_ref(py), broken: AtomicBool::new(false) })
+        Ok(PySearch {
+            inner: Mutex::new(search),
+            cancel,
+            shared,
+            tables: position.tables.clone_ref(py),
+            broken: AtomicBool::new(false),
+        })
     }
 
     /// Stops the search (from any thread): the question under way, and every later one, raise SearchLimit.
@@ -239,7 +302,12 @@ impl PySearch {
 
     /// `(upper, low)`: mated within `upper` (None: not within `bound`), not within any bound below `low`.
     #[pyo3(signature = (bound=None, budget=None))]
-    fn value_within(&self, py: Python<'_>, bound: Option<i64>, budget: Option<u64>) -> PyResult<(Option<i64>, i64)> {
+    fn value_within(
+        &self,
+        py: Python<'_>,
+        bound: Option<i64>,
+        budget: Option<u64>,
+    ) -> PyResult<(Option<i64>, i64)> {
         let b = bound_arg(py, bound)?;
         self.run(py, |s| {
             let l = s.value_within(b, budget)?;
@@ -251,14 +319,26 @@ impl PySearch {
     #[pyo3(signature = (value, thorough=true))]
     fn best_line(&self, py: Python<'_>, value: i64, thorough: bool) -> PyResult<(Vec<u32>, i32)> {
         let v = bound_arg(py, Some(value))?;
-        self.run(py, |s| s.best_line(v, thorough).map(|(m, left)| (PySearch::moves(&m), left)))
+        self.run(py, |s| {
+            s.best_line(v, thorough)
+                .map(|(m, left)| (PySearch::moves(&m), left))
+        })
     }
 
     /// The moves of `best_line`, or None if `budget` nodes do not read it.
     #[pyo3(signature = (value, thorough=true, budget=None))]
-    fn line_within(&self, py: Python<'_>, value: i64, thorough: bool, budget: Option<u64>) -> PyResult<Option<Vec<u32>>> {
+    fn line_within(
+        &self,
+        py: Python<'_>,
+        value: i64,
+        thorough: bool,
+        budget: Option<u64>,
+    ) -> PyResult<Option<Vec<u32>>> {
         let v = bound_arg(py, Some(value))?;
-        self.run(py, |s| Ok(s.line_within(v, thorough, budget)?.map(|m| PySearch::moves(&m))))
+        self.run(py, |s| {
+            Ok(s.line_within(v, thorough, budget)?
+                .map(|m| PySearch::moves(&m)))
+        })
     }
 
     /// A mating line within `bound` read off the table's proofs (not the best; empty if none).
@@ -269,12 +349,24 @@ impl PySearch {
 
     /// Every defence here (mated within `bound`): `(move, useless, value, line, leftover)`.
     #[allow(clippy::type_complexity)]
-    fn defender_choices(&self, py: Python<'_>, bound: i64) -> PyResult<Vec<(u32, bool, Option<i64>, Vec<u32>, i32)>> {
+    fn defender_choices(
+        &self,
+        py: Python<'_>,
+        bound: i64,
+    ) -> PyResult<Vec<(u32, bool, Option<i64>, Vec<u32>, i32)>> {
         let b = bound_arg(py, Some(bound))?;
         self.run(py, |s| {
             Ok(s.defender_choices(b)?
                 .into_iter()
-                .map(|c| (c.m.raw(), c.useless, c.value.map(|v| v as i64), PySearch::moves(&c.line), c.left))
+                .map(|c| {
+                    (
+                        c.m.raw(),
+                        c.useless,
+                        c.value.map(|v| v as i64),
+                        PySearch::moves(&c.line),
+                        c.left,
+                    )
+                })
                 .collect())
         })
     }
@@ -298,14 +390,22 @@ impl PySearch {
     #[pyo3(signature = (bound=None))]
     fn main_line(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<(i64, Vec<u32>)> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| s.main_line(b).map(|(len, m)| (len as i64, PySearch::moves(&m))))
+        self.run(py, |s| {
+            s.main_line(b)
+                .map(|(len, m)| (len as i64, PySearch::moves(&m)))
+        })
     }
 
     /// Every checking move here with its exact mate length within `bound` (None: none).
     #[pyo3(signature = (bound=None))]
     fn first_moves(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Vec<(u32, Option<i64>)>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.first_moves(b)?.into_iter().map(|(m, v)| (m.raw(), v.map(|v| v as i64))).collect()))
+        self.run(py, |s| {
+            Ok(s.first_moves(b)?
+                .into_iter()
+                .map(|(m, v)| (m.raw(), v.map(|v| v as i64)))
+                .collect())
+        })
     }
 
     /// Puts the current position on the line (an anchor; `exact`: its value here is known) and plays `move`.
@@ -322,7 +422,11 @@ impl PySearch {
             Ok(ok)
         })?;
         if !legal {
-            return Err(tsume_error(py, "IllegalMoveError", &format!("{} is not legal here", r#move)));
+            return Err(tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("{} is not legal here", r#move),
+            ));
         }
         Ok(())
     }
@@ -343,20 +447,31 @@ impl PySearch {
     /// How many moves the walk has made.
     #[getter]
     fn walked(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).walked()
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .walked()
     }
 
     /// A copy of the current position.
     #[getter]
     fn position(&self, py: Python<'_>) -> PyPosition {
         let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        PyPosition { pos: s.position().copy(), tables: self.tables.clone_ref(py), first_move: 1 }
+        PyPosition {
+            pos: s.position().copy(),
+            tables: self.tables.clone_ref(py),
+            first_move: 1,
+        }
     }
 
     /// The attacker's colour (0 Black, 1 White).
     #[getter]
     fn attacker(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).attacker().index()
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .attacker()
+            .index()
     }
 
     /// Nodes searched so far.
@@ -368,13 +483,19 @@ impl PySearch {
     /// Of those, the nodes spent climbing from a first proof to an exact length.
     #[getter]
     fn climb_nodes(&self) -> u64 {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).climb_nodes()
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .climb_nodes()
     }
 
     /// Stops the current question once `nodes` more nodes are spent (None: no budget).
     #[pyo3(signature = (nodes=None))]
     fn set_budget(&self, nodes: Option<u64>) {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).set_budget(nodes);
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .set_budget(nodes);
     }
 
     /// The search's statistics: nodes, seconds, table entries, capacity, bytes, garbage collections.
@@ -385,7 +506,14 @@ impl PySearch {
         let secs = s.elapsed().as_secs_f64();
         d.set_item("nodes", s.nodes())?;
         d.set_item("seconds", secs)?;
-        d.set_item("nodes_per_second", if secs > 0.0 { s.nodes() as f64 / secs } else { 0.0 })?;
+        d.set_item(
+            "nodes_per_second",
+            if secs > 0.0 {
+                s.nodes() as f64 / secs
+            } else {
+                0.0
+            },
+        )?;
         d.set_item("climb_nodes", s.climb_nodes())?;
         d.set_item("lines_read", s.lines_read())?;
         d.set_item("table_entries", t.entries)?;
@@ -402,6 +530,10 @@ impl PySearch {
     /// The reason a limit stopped the search for good (None if none did).
     #[getter]
     fn stopped(&self) -> Option<String> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).stopped().map(|s| s.reason())
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .stopped()
+            .map(|s| s.reason())
     }
 }

@@ -120,7 +120,11 @@ impl Anchors {
     /// Is `bkey` the board of an epoch-starting anchor on the line?
     #[inline]
     pub fn on_anchor_board(&self, bkey: u64) -> bool {
-        self.standing > 0 && self.stack.iter().any(|a| a.0.is_some() && a.1 == Some(bkey))
+        self.standing > 0
+            && self
+                .stack
+                .iter()
+                .any(|a| a.0.is_some() && a.1 == Some(bkey))
     }
 
     /// Stored proofs were dropped: none found before now is used again.

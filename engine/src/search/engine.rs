@@ -59,6 +59,11 @@ pub struct Limits {
     pub memory: Option<usize>,
 }
 
+/// What the line reader did, for the tests: the defender nodes it read
+/// (with their values) and the defences it asked about uselessness.
+#[cfg(test)]
+pub(crate) type Trace = (Vec<(Position, Bound)>, Vec<(Position, Move)>);
+
 /// The search of one problem.
 pub struct Search {
     pub(crate) pos: Position,
@@ -73,10 +78,16 @@ pub struct Search {
     pub(crate) climb_nodes: u64,
     /// Attacker nodes the line reader has read (not taken from its memo).
     pub(crate) lines_read: u64,
+    // Boxed: taking one from the pool moves a pointer, not 850 bytes.
+    #[allow(clippy::vec_box)]
     pub(crate) pool: Vec<Box<Expansion>>,
     pub(crate) scratch: Vec<u64>,
     /// The moves of the caller's walk, for [`Search::unwalk`].
     walked: Vec<Move>,
+    /// What the line reader did, for the tests: the defender nodes it read
+    /// (with their values) and the defences it asked about uselessness.
+    #[cfg(test)]
+    pub(crate) trace: Trace,
 }
 
 impl Search {
@@ -86,13 +97,21 @@ impl Search {
         let pos = pos.copy();
         let attacker = pos.turn();
         if pos.king(attacker.flip()) == 0 {
-            return Err(EngineError::Position("tsume: the defender has no king on the board".into()));
+            return Err(EngineError::Position(
+                "tsume: the defender has no king on the board".into(),
+            ));
         }
         // The table keeps hands in four bits per kind.
         let t = pos.tables().clone();
         for k in 0..t.nkinds {
-            let on_board = pos.board().iter().filter(|&&v| v != 0 && t.face_kind[(v >> 1) as usize] as usize == k).count();
-            let total = on_board + pos.hand(Colour::Black).count(k) as usize + pos.hand(Colour::White).count(k) as usize;
+            let on_board = pos
+                .board()
+                .iter()
+                .filter(|&&v| v != 0 && t.face_kind[(v >> 1) as usize] as usize == k)
+                .count();
+            let total = on_board
+                + pos.hand(Colour::Black).count(k) as usize
+                + pos.hand(Colour::White).count(k) as usize;
             if total > MAX_PER_KIND {
                 return Err(EngineError::Position(format!(
                     "the search takes at most {MAX_PER_KIND} pieces of a kind, not {total} of {}",
@@ -120,6 +139,8 @@ impl Search {
             pool: Vec::new(),
             scratch: Vec::new(),
             walked: Vec::new(),
+            #[cfg(test)]
+            trace: Default::default(),
         })
     }
 
@@ -241,7 +262,8 @@ impl Search {
             return Value::disproven(INF, any_hand(), true, Rep::One(h));
         }
         let hand = self.attacker_hand();
-        self.table.lookup(self.pos.board_key(), hand, b, &self.line, &self.anchors)
+        self.table
+            .lookup(self.pos.board_key(), hand, b, &self.line, &self.anchors)
     }
 
     /// The value of a child of the current node searched to bound `b`: from
@@ -251,9 +273,14 @@ impl Search {
             kid.v = Value::disproven(INF, any_hand(), true, Rep::One(kid.h));
             return Ok(());
         }
-        kid.v = self.table.lookup(kid.bkey, kid.hand, b - 1, &self.line, &self.anchors);
+        kid.v = self
+            .table
+            .lookup(kid.bkey, kid.hand, b - 1, &self.line, &self.anchors);
         self.judge_interposition(kid, b)?;
-        if self.options.heuristic_init && kid.v == Value::open(1, 1) && !self.table.known(kid.bkey, kid.hand) {
+        if self.options.heuristic_init
+            && kid.v == Value::open(1, 1)
+            && !self.table.known(kid.bkey, kid.hand)
+        {
             kid.v = Value::open(kid.init.0, kid.init.1);
         }
         Ok(())
@@ -291,6 +318,11 @@ impl Search {
 
     /// The proven length of the current position's own entry, if usable here.
     pub(crate) fn proof_length_here(&self) -> Bound {
-        self.table.proof_length(self.pos.board_key(), self.attacker_hand(), &self.line, &self.anchors)
+        self.table.proof_length(
+            self.pos.board_key(),
+            self.attacker_hand(),
+            &self.line,
+            &self.anchors,
+        )
     }
 }

@@ -178,12 +178,22 @@ impl Entry {
 
     /// Records a proof within `length` found in `epoch`, unless the entry has
     /// a shorter one of an epoch still in use (`floor`).
-    pub fn set_proof(&mut self, length: Bound, hand: Hand, exact: bool, pa: bool, epoch: Epoch, floor: Epoch) {
+    pub fn set_proof(
+        &mut self,
+        length: Bound,
+        hand: Hand,
+        exact: bool,
+        pa: bool,
+        epoch: Epoch,
+        floor: Epoch,
+    ) {
         if length < self.proven || self.p_epoch < floor {
             self.proven = length;
             self.proof_hand = pack(hand);
             self.p_epoch = epoch;
-            self.flags = self.flags & (USED | D_EXACT) | if exact { P_EXACT } else { 0 } | if pa { PA } else { 0 };
+            self.flags = self.flags & (USED | D_EXACT)
+                | if exact { P_EXACT } else { 0 }
+                | if pa { PA } else { 0 };
         }
     }
 

@@ -114,7 +114,11 @@ impl Expansion {
         let turn = pos.turn();
         let king = pos.king(turn);
         let enemy_king = pos.king(turn.flip());
-        let ranged = if !or_node && options.useless_interpositions { pos.ride_checkers() } else { 0 };
+        let ranged = if !or_node && options.useless_interpositions {
+            pos.ride_checkers()
+        } else {
+            0
+        };
         let same = options.same_square_max && !or_node;
         let grouped = options.drop_groups && or_node;
         self.kids.clear();
@@ -132,8 +136,16 @@ impl Expansion {
                     HandChange::None
                 }
             };
-            let (hand, change) = if or_node { (change.apply(attacker_hand), change) } else { (attacker_hand, HandChange::None) };
-            let checker = if ranged != 0 { interposition_square(pos, m, ranged) } else { 0 };
+            let (hand, change) = if or_node {
+                (change.apply(attacker_hand), change)
+            } else {
+                (attacker_hand, HandChange::None)
+            };
+            let checker = if ranged != 0 {
+                interposition_square(pos, m, ranged)
+            } else {
+                0
+            };
             let group = if frm != 0 {
                 0
             } else if same {
@@ -148,7 +160,17 @@ impl Expansion {
             } else {
                 (1, if frm == king && frm != 0 { 1 } else { 2 })
             };
-            self.kids.push(Child { m, h, bkey: h ^ hz, hand, change, checker, group, init, v: Value::open(1, 1) });
+            self.kids.push(Child {
+                m,
+                h,
+                bkey: h ^ hz,
+                hand,
+                change,
+                checker,
+                group,
+                init,
+                v: Value::open(1, 1),
+            });
         }
     }
 
@@ -170,15 +192,32 @@ impl Expansion {
             }
             self.sums.add(kid.group, kid.v.delta(or_node));
         }
-        Summary { phi, delta: self.sums.total(), best, phi2 }
+        Summary {
+            phi,
+            delta: self.sums.total(),
+            best,
+            phi2,
+        }
     }
 
     /// The thresholds (phi, delta) of the best child, from the node's own and
     /// its summary; `epsilon_k` as in [`widened`].
-    pub fn child_thresholds(&self, s: &Summary, th_phi: PnDn, th_delta: PnDn, epsilon_k: u32) -> (PnDn, PnDn) {
+    pub fn child_thresholds(
+        &self,
+        s: &Summary,
+        th_phi: PnDn,
+        th_delta: PnDn,
+        epsilon_k: u32,
+    ) -> (PnDn, PnDn) {
         let kid = &self.kids[s.best];
         let counted = self.sums.counted(kid.group, kid.v.delta(self.or_node));
-        (widened(s.phi2, epsilon_k, th_phi), th_delta.saturating_sub(s.delta).saturating_add(counted).min(INF_PN))
+        (
+            widened(s.phi2, epsilon_k, th_phi),
+            th_delta
+                .saturating_sub(s.delta)
+                .saturating_add(counted)
+                .min(INF_PN),
+        )
     }
 }
 

@@ -44,7 +44,13 @@ impl GroupSums {
     /// Empty sums; `extra`: a group counts its largest number plus one per
     /// other nonzero member (attacker node) or just its largest (defender node).
     pub fn new(extra: bool) -> GroupSums {
-        GroupSums { max: [0; GROUPS], nonzero: [0; GROUPS], touched: 0, alone: 0, extra: extra as PnDn }
+        GroupSums {
+            max: [0; GROUPS],
+            nonzero: [0; GROUPS],
+            touched: 0,
+            alone: 0,
+            extra: extra as PnDn,
+        }
     }
 
     /// Starts again with no child.
@@ -86,7 +92,10 @@ impl GroupSums {
             let g = t.trailing_zeros() as usize;
             t &= t - 1;
             if self.max[g] > 0 {
-                sum = add(sum, add(self.max[g], self.extra * (self.nonzero[g] as PnDn - 1)));
+                sum = add(
+                    sum,
+                    add(self.max[g], self.extra * (self.nonzero[g] as PnDn - 1)),
+                );
             }
         }
         sum

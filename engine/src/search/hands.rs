@@ -156,7 +156,12 @@ pub fn pin_drop_checks(hand: Hand, checking_kinds: u32, attacker: Hand) -> Hand 
 /// interpose: a kind the defender lacks (so the attacker holds all of it
 /// that is off the board) could have been interposed had the defender held
 /// one, so the proof needs the attacker to keep every piece of that kind.
-pub fn keep_kinds_defender_lacks(hand: Hand, attacker: Hand, defender: Hand, nkinds: usize) -> Hand {
+pub fn keep_kinds_defender_lacks(
+    hand: Hand,
+    attacker: Hand,
+    defender: Hand,
+    nkinds: usize,
+) -> Hand {
     let mut out = hand;
     for k in 0..nkinds {
         if defender.count(k) == 0 {
@@ -194,8 +199,14 @@ mod tests {
     fn proofs_carried_over_the_attackers_move() {
         let child = h(&[1, 0, 2]);
         // The drop needed the piece; the capture brought one (never below 0).
-        assert_eq!(proof_before_attack(child, HandChange::Drop(1)), h(&[1, 1, 2]));
-        assert_eq!(proof_before_attack(child, HandChange::Capture(2)), h(&[1, 0, 1]));
+        assert_eq!(
+            proof_before_attack(child, HandChange::Drop(1)),
+            h(&[1, 1, 2])
+        );
+        assert_eq!(
+            proof_before_attack(child, HandChange::Capture(2)),
+            h(&[1, 0, 1])
+        );
         assert_eq!(proof_before_attack(child, HandChange::Capture(1)), child);
         assert_eq!(proof_before_attack(child, HandChange::None), child);
     }
@@ -203,12 +214,24 @@ mod tests {
     #[test]
     fn disproofs_carried_over_the_attackers_move() {
         let child = h(&[1, 0, 2]);
-        assert_eq!(disproof_before_attack(child, HandChange::Drop(1)), Some(h(&[1, 1, 2])));
-        assert_eq!(disproof_before_attack(child, HandChange::Capture(2)), Some(h(&[1, 0, 1])));
+        assert_eq!(
+            disproof_before_attack(child, HandChange::Drop(1)),
+            Some(h(&[1, 1, 2]))
+        );
+        assert_eq!(
+            disproof_before_attack(child, HandChange::Capture(2)),
+            Some(h(&[1, 0, 1]))
+        );
         assert_eq!(disproof_before_attack(child, HandChange::Capture(1)), None);
         // "Any number" stays so.
-        assert_eq!(disproof_before_attack(any_hand(), HandChange::Capture(3)), Some(any_hand()));
-        assert_eq!(disproof_before_attack(any_hand(), HandChange::Drop(3)), Some(any_hand()));
+        assert_eq!(
+            disproof_before_attack(any_hand(), HandChange::Capture(3)),
+            Some(any_hand())
+        );
+        assert_eq!(
+            disproof_before_attack(any_hand(), HandChange::Drop(3)),
+            Some(any_hand())
+        );
     }
 
     #[test]
@@ -223,7 +246,10 @@ mod tests {
     fn drop_checks_are_pinned_for_kinds_the_attacker_lacks() {
         // Kinds 1 and 2 would give check by a drop; the attacker holds kind 2 only.
         let attacker = h(&[0, 0, 1]);
-        assert_eq!(pin_drop_checks(any_hand(), 0b110, attacker), set(any_hand(), 1, 0));
+        assert_eq!(
+            pin_drop_checks(any_hand(), 0b110, attacker),
+            set(any_hand(), 1, 0)
+        );
         assert_eq!(pin_drop_checks(any_hand(), 0, attacker), any_hand());
     }
 
@@ -231,6 +257,9 @@ mod tests {
     fn a_proof_keeps_the_kinds_the_defender_lacks() {
         let attacker = h(&[2, 1, 0]);
         let defender = h(&[0, 1, 2]);
-        assert_eq!(keep_kinds_defender_lacks(h(&[0, 0, 0]), attacker, defender, 3), h(&[2, 0, 0]));
+        assert_eq!(
+            keep_kinds_defender_lacks(h(&[0, 0, 0]), attacker, defender, 3),
+            h(&[2, 0, 0])
+        );
     }
 }

@@ -112,7 +112,10 @@ impl Verdicts {
 
     /// Empty caches.
     pub fn new() -> Verdicts {
-        Verdicts { useless: vec![Slot::default(); SLOTS].into_boxed_slice(), best_other: vec![Slot::default(); SLOTS].into_boxed_slice() }
+        Verdicts {
+            useless: vec![Slot::default(); SLOTS].into_boxed_slice(),
+            best_other: vec![Slot::default(); SLOTS].into_boxed_slice(),
+        }
     }
 
     fn get(slots: &[Slot], key: u64, floor: Epoch) -> Option<i32> {
@@ -121,7 +124,8 @@ impl Verdicts {
     }
 
     fn put(slots: &mut [Slot], key: u64, value: i32, epoch: Epoch) {
-        slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % SLOTS] = Slot { key, value, epoch };
+        slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % SLOTS] =
+            Slot { key, value, epoch };
     }
 
     fn useless_key(h: u64, d: Move) -> u64 {
@@ -144,7 +148,13 @@ impl Search {
         // this line, and so does what follows from it.
         let here = Rep::Line(self.line.len() as u32);
         if useless {
-            kid.v = Value::proven(-1, Hand::EMPTY, true, true, if on_line { here } else { Rep::None });
+            kid.v = Value::proven(
+                -1,
+                Hand::EMPTY,
+                true,
+                true,
+                if on_line { here } else { Rep::None },
+            );
         } else if on_line {
             kid.v = Value::disproven(kid.v.x, Hand::EMPTY, true, here);
         } else if bounded && kid.v.x > b - 1 {
@@ -158,7 +168,12 @@ impl Search {
     /// Is the interposition `d` of the checker on `checker` (defender to move
     /// here) useless?  Does the answer rest on the line?  Is a "not useless"
     /// this bound's only (a defence escapes within `b`)?
-    pub(crate) fn useless(&mut self, d: Move, checker: Square, b: Bound) -> Result<(bool, bool, bool), Stop> {
+    pub(crate) fn useless(
+        &mut self,
+        d: Move,
+        checker: Square,
+        b: Bound,
+    ) -> Result<(bool, bool, bool), Stop> {
         let h = self.pos.hash();
         let key = Verdicts::useless_key(h, d);
         if let Some(v) = Verdicts::get(&self.verdicts.useless, key, self.anchors.floor()) {
@@ -186,10 +201,23 @@ impl Search {
     /// After the interposition (attacker to move): does a capture by the
     /// checker, the piece handed back, leave a mate within `r`, and the real
     /// position a mate within `r + 1`?
-    fn test_recaptures(&mut self, checker: Square, to: Square, r: Bound, strict: bool, hb: u64, dependent: &mut bool) -> Result<bool, Stop> {
+    fn test_recaptures(
+        &mut self,
+        checker: Square,
+        to: Square,
+        r: Bound,
+        strict: bool,
+        hb: u64,
+        dependent: &mut bool,
+    ) -> Result<bool, Stop> {
         let mut exp = self.take_expansion();
         exp.generate(&mut self.pos, true);
-        let captures: Vec<Move> = exp.moves.iter().copied().filter(|x| x.from() == checker && x.to() == to).collect();
+        let captures: Vec<Move> = exp
+            .moves
+            .iter()
+            .copied()
+            .filter(|x| x.from() == checker && x.to() == to)
+            .collect();
         self.give_expansion(exp);
         for x in captures {
             let kind = self.pos.tables().hand_kind[self.pos.piece(to) as usize] as usize;
@@ -249,7 +277,12 @@ impl Search {
         let ranged = self.pos.ride_checkers();
         let mut exp = self.take_expansion();
         exp.generate(&mut self.pos, false);
-        let defences: Vec<Move> = exp.moves.iter().copied().filter(|&d| interposition_square(&self.pos, d, ranged) == 0).collect();
+        let defences: Vec<Move> = exp
+            .moves
+            .iter()
+            .copied()
+            .filter(|&d| interposition_square(&self.pos, d, ranged) == 0)
+            .collect();
         self.give_expansion(exp);
         let mut best = 0;
         let mut dependent = false;

@@ -36,7 +36,12 @@ impl Search {
     /// (None if none), and whether the answer rests on the line.  Not
     /// `exact`: the first proof's length as it is, an upper bound (whether
     /// there is a mate at all, for the same searches and no climb).
-    pub fn shortest(&mut self, b: Bound, descend: bool, exact: bool) -> Result<(Option<Bound>, bool), Stop> {
+    pub fn shortest(
+        &mut self,
+        b: Bound,
+        descend: bool,
+        exact: bool,
+    ) -> Result<(Option<Bound>, bool), Stop> {
         let l = self.length(b, descend, exact, None)?;
         Ok((l.upper, l.on_line))
     }
@@ -49,24 +54,47 @@ impl Search {
         self.length(b, false, true, budget)
     }
 
-    fn length(&mut self, b: Bound, descend: bool, exact: bool, budget: Option<u64>) -> Result<Length, Stop> {
+    fn length(
+        &mut self,
+        b: Bound,
+        descend: bool,
+        exact: bool,
+        budget: Option<u64>,
+    ) -> Result<Length, Stop> {
         let low = if self.or_node() { 1 } else { 0 };
-        let (v, next, mut on_line) = self.first_mated(low, b.min(self.options.short_first), None)?;
+        let (v, next, mut on_line) =
+            self.first_mated(low, b.min(self.options.short_first), None)?;
         if let Some(v) = v {
-            return Ok(Length { upper: Some(v), low: v, on_line });
+            return Ok(Length {
+                upper: Some(v),
+                low: v,
+                on_line,
+            });
         }
         if next > b {
-            return Ok(Length { upper: None, low: next, on_line });
+            return Ok(Length {
+                upper: None,
+                low: next,
+                on_line,
+            });
         }
         let (proven, dep) = self.nested(b)?;
         on_line |= dep;
         if !proven {
-            return Ok(Length { upper: None, low: next, on_line });
+            return Ok(Length {
+                upper: None,
+                low: next,
+                on_line,
+            });
         }
         // A proof of some length is in hand (or, through other hands, of none known).
         let upper = self.proof_length_here().min(b);
         if !exact {
-            return Ok(Length { upper: Some(upper), low: next, on_line });
+            return Ok(Length {
+                upper: Some(upper),
+                low: next,
+                on_line,
+            });
         }
         let start = self.monitor.nodes();
         let r = self.climb(next, upper, descend, budget, on_line);
@@ -76,7 +104,14 @@ impl Search {
 
     /// After a first proof within `upper`: the climb to the exact length from
     /// `next`, the least bound not disproved.
-    fn climb(&mut self, next: Bound, upper: Bound, descend: bool, budget: Option<u64>, mut on_line: bool) -> Result<Length, Stop> {
+    fn climb(
+        &mut self,
+        next: Bound,
+        upper: Bound,
+        descend: bool,
+        budget: Option<u64>,
+        mut on_line: bool,
+    ) -> Result<Length, Stop> {
         if budget.is_some() || !descend || upper >= UNBOUNDED {
             // With no length known (a proof through other hands) the climb is
             // not budgeted: a spent budget would leave no bound to report.
@@ -85,8 +120,16 @@ impl Search {
             on_line |= dep;
             return Ok(match v {
                 // (reached < upper: the budget ran out)
-                None => Length { upper: Some(upper), low: reached.min(upper), on_line },
-                Some(v) => Length { upper: Some(v), low: v, on_line },
+                None => Length {
+                    upper: Some(upper),
+                    low: reached.min(upper),
+                    on_line,
+                },
+                Some(v) => Length {
+                    upper: Some(v),
+                    low: v,
+                    on_line,
+                },
             });
         }
         let mut upper = upper;
@@ -98,7 +141,11 @@ impl Search {
             }
             upper = self.proof_length_here().min(upper - 2);
         }
-        Ok(Length { upper: Some(upper), low: upper, on_line })
+        Ok(Length {
+            upper: Some(upper),
+            low: upper,
+            on_line,
+        })
     }
 
     /// The first of the bounds `low`, `low + 2`, ... up to `high` within
@@ -106,7 +153,12 @@ impl Search {
     /// not disproved, and whether an answer rests on the line.  With a
     /// `budget`, the searches stop when they have spent that many nodes (the
     /// limits still stop them).
-    pub(crate) fn first_mated(&mut self, low: Bound, high: Bound, budget: Option<u64>) -> Result<(Option<Bound>, Bound, bool), Stop> {
+    pub(crate) fn first_mated(
+        &mut self,
+        low: Bound,
+        high: Bound,
+        budget: Option<u64>,
+    ) -> Result<(Option<Bound>, Bound, bool), Stop> {
         let saved = self.monitor.budget_end();
         if budget.is_some() {
             self.monitor.set_budget(budget);

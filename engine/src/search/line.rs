@@ -25,7 +25,10 @@ impl Default for Line {
 impl Line {
     /// An empty line.
     pub fn new() -> Line {
-        Line { stack: Vec::with_capacity(256), filter: Box::new([0; 1 << FILTER_BITS]) }
+        Line {
+            stack: Vec::with_capacity(256),
+            filter: Box::new([0; 1 << FILTER_BITS]),
+        }
     }
 
     /// Puts a position on the line (the caller knows it is not on it yet).

@@ -295,7 +295,10 @@ mod tests {
         };
         assert_eq!(r, Stop::Time);
         let took = started.elapsed();
-        assert!(took >= Duration::from_millis(30) && took < Duration::from_millis(300), "{took:?}");
+        assert!(
+            took >= Duration::from_millis(30) && took < Duration::from_millis(300),
+            "{took:?}"
+        );
         let mut c = Monitor::new(None, None);
         c.cancel_flag().store(true, Ordering::Relaxed);
         assert_eq!(run(&mut c, 5000), Err(Stop::Cancelled));
@@ -319,6 +322,9 @@ mod tests {
             }
         };
         assert_eq!(r, Stop::Interrupted);
-        assert_eq!(Stop::Depth(7).reason(), "depth limit (7 plies on the search path)");
+        assert_eq!(
+            Stop::Depth(7).reason(),
+            "depth limit (7 plies on the search path)"
+        );
     }
 }

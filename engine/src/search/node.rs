@@ -13,7 +13,10 @@ use crate::hand::Hand;
 use crate::search::bound::{Bound, PnDn, INF, INF_PN};
 use crate::search::engine::Search;
 use crate::search::expansion::{pn_dn, Expansion};
-use crate::search::hands::{any_hand, disproof_before_attack, keep_kinds_defender_lacks, min, max, pin_drop_checks, proof_before_attack};
+use crate::search::hands::{
+    any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
+    proof_before_attack,
+};
 use crate::search::monitor::Stop;
 use crate::search::value::{Rep, Value};
 
@@ -47,7 +50,8 @@ impl Search {
         let hand = self.attacker_hand();
         let bkey = self.pos.board_key();
         if or_node && b < 1 {
-            self.table.store_disproof(bkey, hand, 0, 0, any_hand(), false, &mut self.anchors);
+            self.table
+                .store_disproof(bkey, hand, 0, 0, any_hand(), false, &mut self.anchors);
             return Ok(Value::disproven(0, any_hand(), false, Rep::None));
         }
         let mut exp = self.take_expansion();
@@ -56,7 +60,13 @@ impl Search {
         r
     }
 
-    fn expand(&mut self, exp: &mut Expansion, b: Bound, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
+    fn expand(
+        &mut self,
+        exp: &mut Expansion,
+        b: Bound,
+        th_pn: PnDn,
+        th_dn: PnDn,
+    ) -> Result<Value, Stop> {
         let start = self.monitor.nodes();
         let or_node = self.or_node();
         let hand = self.attacker_hand();
@@ -68,14 +78,21 @@ impl Search {
                 // No check: no mate at any length.  A kind the attacker lacks
                 // whose drop would check may not be added to the disproof hand.
                 let u = pin_drop_checks(any_hand(), self.pos.drop_check_kinds(), hand);
-                self.table.store_disproof(bkey, hand, INF, 0, u, exact, &mut self.anchors);
+                self.table
+                    .store_disproof(bkey, hand, INF, 0, u, exact, &mut self.anchors);
                 return Ok(Value::disproven(INF, u, exact, Rep::None));
             }
             // Mate.  Where the defender could have interposed, a kind it
             // lacked could have been dropped: the proof needs it kept away.
-            let l = if self.pos.interposition_squares() != 0 { hand } else { Hand::EMPTY };
+            let l = if self.pos.interposition_squares() != 0 {
+                hand
+            } else {
+                Hand::EMPTY
+            };
             let pa = self.anchors.on_anchor_board(bkey);
-            let _ = self.table.store_proof(bkey, hand, 0, 0, l, exact, pa, &mut self.anchors);
+            let _ = self
+                .table
+                .store_proof(bkey, hand, 0, 0, l, exact, pa, &mut self.anchors);
             return Ok(Value::proven(0, l, exact, pa, Rep::None));
         }
         exp.make_children(&self.pos, hand, &self.options);
@@ -108,7 +125,14 @@ impl Search {
         }
     }
 
-    fn search_children(&mut self, exp: &mut Expansion, b: Bound, th_pn: PnDn, th_dn: PnDn, start: u64) -> Result<Value, Stop> {
+    fn search_children(
+        &mut self,
+        exp: &mut Expansion,
+        b: Bound,
+        th_pn: PnDn,
+        th_dn: PnDn,
+        start: u64,
+    ) -> Result<Value, Stop> {
         let or_node = exp.or_node;
         if or_node && self.options.one_ply_mate {
             self.one_ply_mates(exp);
@@ -128,7 +152,15 @@ impl Search {
             if pn >= th_pn || dn >= th_dn {
                 let work = self.monitor.nodes() - start;
                 let hand = self.attacker_hand();
-                self.table.store_open(self.pos.board_key(), hand, b, pn, dn, work, &mut self.anchors);
+                self.table.store_open(
+                    self.pos.board_key(),
+                    hand,
+                    b,
+                    pn,
+                    dn,
+                    work,
+                    &mut self.anchors,
+                );
                 return Ok(Value::open(pn, dn));
             }
             let (child_phi, child_delta) = exp.child_thresholds(&s, th_phi, th_delta, eps);
@@ -164,7 +196,16 @@ impl Search {
             let mated = !self.pos.has_safe_move();
             self.pos.pop();
             if mated {
-                let _ = self.table.store_proof(kid.bkey, kid.hand, 0, 0, Hand::EMPTY, true, true, &mut self.anchors);
+                let _ = self.table.store_proof(
+                    kid.bkey,
+                    kid.hand,
+                    0,
+                    0,
+                    Hand::EMPTY,
+                    true,
+                    true,
+                    &mut self.anchors,
+                );
             }
         }
     }
@@ -199,7 +240,9 @@ impl Search {
                 (proof_before_attack(kid.v.hand, kid.change), banned)
             };
             let pa = kid.v.pa || kid.v.rep.is_some() || self.anchors.on_anchor_board(bkey);
-            let _ = self.table.store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
+            let _ =
+                self.table
+                    .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
             return Value::proven(length, l, exact, pa, Rep::None);
         }
         // A defence escapes (the first in move order).
@@ -216,7 +259,15 @@ impl Search {
             || kid.checker != 0
             || (self.pos.king(self.attacker) != 0 && !self.legal_for_any_hands(kid.m));
         let bound = kid.v.x + 1;
-        self.table.store_disproof(bkey, hand, bound, work, kid.v.hand, exact, &mut self.anchors);
+        self.table.store_disproof(
+            bkey,
+            hand,
+            bound,
+            work,
+            kid.v.hand,
+            exact,
+            &mut self.anchors,
+        );
         Value::disproven(bound, kid.v.hand, exact, Rep::None)
     }
 
@@ -254,13 +305,16 @@ impl Search {
                 self.scratch_without(h);
                 if !self.scratch.is_empty() {
                     let set = std::mem::take(&mut self.scratch);
-                    let r = self.table.store_rep_disproof(bkey, hand, b, &set, work, &mut self.anchors);
+                    let r =
+                        self.table
+                            .store_rep_disproof(bkey, hand, b, &set, work, &mut self.anchors);
                     self.scratch = set;
                     return Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r));
                 }
             }
             let u = pin_drop_checks(u, self.pos.drop_check_kinds(), hand);
-            self.table.store_disproof(bkey, hand, bound, work, u, exact, &mut self.anchors);
+            self.table
+                .store_disproof(bkey, hand, bound, work, u, exact, &mut self.anchors);
             return Value::disproven(bound, u, exact, Rep::None);
         }
         // Every defence is mated: as late as the latest (a useless
@@ -305,7 +359,9 @@ impl Search {
         }
         let exact = exact || used_useless || !hand.covers(l);
         let pa = pa || self.anchors.on_anchor_board(bkey);
-        let _ = self.table.store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
+        let _ = self
+            .table
+            .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
         Value::proven(length, l, exact, pa, Rep::None)
     }
 
@@ -327,7 +383,14 @@ impl Search {
         }
         let set = std::mem::take(&mut self.scratch);
         let hand = self.attacker_hand();
-        let stored = self.table.store_line_proof(self.pos.board_key(), hand, length, &set, work, &mut self.anchors);
+        let stored = self.table.store_line_proof(
+            self.pos.board_key(),
+            hand,
+            length,
+            &set,
+            work,
+            &mut self.anchors,
+        );
         self.scratch = set;
         // Not stored (a collection dropped proofs): the parent looks its
         // children up again, so what is returned here is not used.
@@ -349,7 +412,14 @@ impl Search {
         }
         let set = std::mem::take(&mut self.scratch);
         let hand = self.attacker_hand();
-        let r = self.table.store_rep_disproof(self.pos.board_key(), hand, b, &set, work, &mut self.anchors);
+        let r = self.table.store_rep_disproof(
+            self.pos.board_key(),
+            hand,
+            b,
+            &set,
+            work,
+            &mut self.anchors,
+        );
         self.scratch = set;
         Some(Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r)))
     }
@@ -373,5 +443,156 @@ impl Search {
         };
         self.pos.pop();
         legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::{Move, MoveList};
+    use crate::position::Position;
+    use crate::search::engine::Limits;
+    use crate::search::options::Options;
+    use crate::search::testing::tsume_as_given;
+    use crate::variant::builtin;
+
+    fn find(pos: &mut Position, text: &str) -> Move {
+        let mut l = MoveList::new();
+        pos.legal_moves(Some(false), &mut l);
+        *l.iter()
+            .find(|&&m| pos.move_string(m).eq_ignore_ascii_case(text))
+            .unwrap()
+    }
+
+    fn search_at(pos: &Position) -> Search {
+        Search::new(pos, Limits::default(), Options::default()).unwrap()
+    }
+
+    #[test]
+    fn a_defence_is_legal_for_any_hands_only_with_a_board_answer() {
+        // White attacks; Black's 6-4 leaves it, not in check, with the pawn in
+        // hand and, after p*20 only, a pawn move: with no pawn in hand the
+        // first would stalemate White, and 6-4 would be illegal.
+        for (drop, legal) in [("p*31", false), ("p*20", true)] {
+            let mut s = search_at(&tsume_as_given("ito", "k4TG17K6 w 2p 1"));
+            let m = find(&mut s.pos, drop);
+            s.pos.push(m);
+            let d = find(&mut s.pos, "6-4");
+            assert_eq!(s.legal_for_any_hands(d), legal, "{drop}");
+        }
+    }
+
+    #[test]
+    fn a_checking_defence_is_legal_for_any_hands_unless_it_is_a_banned_drop_mate() {
+        // White attacks, its k on 1 boxed in (Black's T on 4 covers 2, the G
+        // on 7 covers 3).  Black's P*2 checks it and White has nothing but
+        // drops: a drop mate, which only a ban makes illegal.
+        for (ban, legal) in [(false, true), (true, false)] {
+            let mut variant = builtin("ito");
+            variant.drop_mate = !ban;
+            let mut s = search_at(&Position::from_fen(&variant, "k2T2G17K6 w phP 1").unwrap());
+            let m = find(&mut s.pos, "p*31");
+            s.pos.push(m);
+            // (Found as a drop of the pawn face onto 2, legal or not under the ban.)
+            let d = Move::drop(
+                s.pos
+                    .tables()
+                    .face_kind
+                    .iter()
+                    .position(|&k| k == 1)
+                    .unwrap() as u8,
+                2,
+            );
+            assert!(s.pos.gives_check(d));
+            assert_eq!(s.legal_for_any_hands(d), legal, "ban {ban}");
+        }
+    }
+
+    #[test]
+    fn a_defender_nodes_disproof_serves_a_smaller_attacker_hand() {
+        // Two pawns against a lone king do not mate.  The defender node after
+        // P*11 is disproved by a defence that leaves Black's king its moves,
+        // so the disproof holds with fewer pawns in Black's hand too.
+        let mut s = search_at(&tsume_as_given("ito", "9k20K b 2P 1"));
+        let m = find(&mut s.pos, "P*11");
+        s.pos.push(m);
+        assert!(!s.mate(INF).unwrap());
+        let bkey = s.pos.board_key();
+        let hand = s.attacker_hand();
+        let e = s.table.get(bkey, hand).unwrap();
+        assert!(e.disproven >= 0 && !e.d_exact());
+        let v = s.table.lookup(bkey, Hand::EMPTY, INF, &s.line, &s.anchors); // no pawn left
+        assert!(v.is_disproven());
+    }
+
+    #[test]
+    fn a_proof_is_flagged_when_its_tree_meets_an_anchor_board() {
+        // The flag is carried from the mated position up through every
+        // defence and every mating move to the root.
+        let five = crate::search::testing::tsume("ito", "H1kf1P1c2K20 b PHG 1");
+        let mut mated = search_at(&five);
+        assert!(mated.mate(INF).unwrap());
+        let (_, line) = mated.main_line(INF).unwrap();
+        let mut end = five.copy();
+        for &m in &line {
+            end.push(m);
+        }
+        for on_the_mate in [false, true] {
+            let mut s = search_at(&five);
+            s.anchors
+                .push_board(if on_the_mate { end.board_key() } else { 12345 });
+            assert!(s.mate(INF).unwrap());
+            let e = s.table.get(s.pos.board_key(), s.attacker_hand()).unwrap();
+            assert!(e.proven < crate::search::bound::NOT_PROVEN);
+            assert_eq!(e.pa(), on_the_mate);
+        }
+    }
+
+    /// Every first move of a 9-ply problem valued with the root anchored,
+    /// as the verifier and `solve --all-first-moves` do: within 9 plies if
+    /// `bounded`, else whether it mates at all.
+    fn first_moves(dominance: bool, bounded: bool) -> (Vec<(Move, bool, Option<Bound>)>, Search) {
+        let nine = crate::search::testing::tsume("ito", "7H1+F2k18 b TCG 1");
+        let options = Options {
+            hand_dominance: dominance,
+            ..Options::default()
+        };
+        let mut s = Search::new(&nine, Limits::default(), options).unwrap();
+        s.anchor(false);
+        let mut list = MoveList::new();
+        s.pos.checks(&mut list);
+        let mut checks: Vec<Move> = list.iter().copied().collect();
+        checks.sort_unstable();
+        let mut out = vec![];
+        for m in checks {
+            s.pos.push(m);
+            if bounded {
+                out.push((m, false, s.value(9, false).unwrap()));
+            } else {
+                out.push((m, s.mate(INF).unwrap(), None));
+            }
+            s.pos.pop();
+        }
+        (out, s)
+    }
+
+    #[test]
+    fn anchored_searches_reuse_proofs_for_other_hands_and_keep_every_answer() {
+        for bounded in [true, false] {
+            let (values, s) = first_moves(true, bounded);
+            let (plain, _) = first_moves(false, bounded);
+            assert_eq!(values, plain);
+            // Proofs found for other hands served these searches under the anchor...
+            let reusable: Vec<_> = s
+                .table
+                .entries()
+                .filter(|e| e.proven < crate::search::bound::NOT_PROVEN && !e.p_exact())
+                .collect();
+            assert!(s.table.stats().dominance_hits > 0 && reusable.iter().any(|e| !e.pa()));
+            if !bounded {
+                // ... and the unbounded ones met the root's board in some trees.
+                assert!(reusable.iter().any(|e| e.pa()));
+            }
+        }
     }
 }

@@ -62,6 +62,9 @@ mod tests {
         let o = Options::default();
         assert!(o.hand_dominance && o.same_square_max && o.drop_groups && o.useless_interpositions);
         assert!(!o.one_ply_mate && !o.heuristic_init);
-        assert_eq!((o.one_plus_epsilon, o.short_first, o.max_depth), (4, 9, 500));
+        assert_eq!(
+            (o.one_plus_epsilon, o.short_first, o.max_depth),
+            (4, 9, 500)
+        );
     }
 }

@@ -63,7 +63,12 @@ impl Search {
 
     /// The moves of [`Search::best_line`], or None if `budget` nodes do not
     /// read it (None: no budget).
-    pub fn line_within(&mut self, v: Bound, thorough: bool, budget: Option<u64>) -> Result<Option<Vec<Move>>, Halt> {
+    pub fn line_within(
+        &mut self,
+        v: Bound,
+        thorough: bool,
+        budget: Option<u64>,
+    ) -> Result<Option<Vec<Move>>, Halt> {
         if budget.is_none() {
             return Ok(Some(self.best_line(v, thorough)?.0));
         }
@@ -109,7 +114,9 @@ impl Search {
     pub fn main_line(&mut self, bound: Bound) -> Result<(Bound, Vec<Move>), Halt> {
         let upper = self.proof_length(bound);
         let Some(length) = self.value(upper, true)? else {
-            return Err(Halt::Internal("internal error: proven mate not found again within its proof length".into()));
+            return Err(Halt::Internal(
+                "internal error: proven mate not found again within its proof length".into(),
+            ));
         };
         let mut reading = Reading::new(true, self.options.leftover_pruning);
         let (moves, _) = self.attacker_line(&mut reading, length, -1, OPEN)?;
@@ -161,7 +168,12 @@ mod tests {
         for (variant, fen, length, line) in [
             ("ito", "H1kf1P1c2K20 b PHG 1", 5, "G*7 3-2 H*5 2-1 P*2"),
             ("ito", "3T2k1CG21 b C 1", 3, "C*3 P*5 4-5"),
-            ("ito", "1k2PT+Fh5+f17 b PC 1", 9, "6-4 2-3 4-2 3-2 P*3 2-1 C*4 1-3 4-6"),
+            (
+                "ito",
+                "1k2PT+Fh5+f17 b PC 1",
+                9,
+                "6-4 2-3 4-2 3-2 P*3 2-1 C*4 1-3 4-6",
+            ),
             ("rutherford", "k2S7 b B 1", 1, "+B*5"),
         ] {
             let mut s = search(variant, fen);

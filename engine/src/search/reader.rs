@@ -53,7 +53,12 @@ pub struct Memo {
 impl Memo {
     /// A memo of at most about `bytes` bytes.
     pub fn new(bytes: usize) -> Memo {
-        Memo { lines: HashMap::new(), words: 0, cap: (bytes / 16).max(1024), gc_runs: 0 }
+        Memo {
+            lines: HashMap::new(),
+            words: 0,
+            cap: (bytes / 16).max(1024),
+            gc_runs: 0,
+        }
     }
 }
 
@@ -81,7 +86,11 @@ pub(crate) struct Reading {
 
 impl Reading {
     pub(crate) fn new(thorough: bool, leftover_pruning: bool) -> Reading {
-        Reading { thorough, prune: thorough && leftover_pruning, path_dependent: false }
+        Reading {
+            thorough,
+            prune: thorough && leftover_pruning,
+            path_dependent: false,
+        }
     }
 }
 
@@ -174,7 +183,15 @@ impl Search {
                 self.memo.words = 0;
             }
             self.memo.words += words;
-            self.memo.lines.insert(key, Kept { moves: moves.clone(), left, seen, epoch });
+            self.memo.lines.insert(
+                key,
+                Kept {
+                    moves: moves.clone(),
+                    left,
+                    seen,
+                    epoch,
+                },
+            );
         }
         reading.path_dependent |= outer;
         Ok((moves, left))
@@ -183,18 +200,32 @@ impl Search {
     /// The best line from an attacker node of value `b` and the attacker's
     /// pieces left; with a window (lo, hi), a leftover at most `lo` or at
     /// least `hi` is only a bound, and its line is not the best one.
-    pub(crate) fn attacker_line(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<Read, Halt> {
+    pub(crate) fn attacker_line(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+    ) -> Result<Read, Halt> {
         self.memoised(reading, b, true, lo, hi, Search::read_attacker_line)
     }
 
-    fn read_attacker_line(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<Read, Halt> {
+    fn read_attacker_line(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+    ) -> Result<Read, Halt> {
         self.lines_read += 1;
         self.enter();
         let r = self.attacker_moves(reading, b, lo, hi);
         self.leave();
         let (best, mating, skipped) = r?;
         if !mating && !skipped {
-            return Err(Halt::Internal("internal error: no mating move at the proven length".into()));
+            return Err(Halt::Internal(
+                "internal error: no mating move at the proven length".into(),
+            ));
         }
         match best {
             Some(best) if best.1 > lo => Ok(best),
@@ -204,12 +235,21 @@ impl Search {
     }
 
     #[allow(clippy::type_complexity)]
-    fn attacker_moves(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<(Option<Read>, bool, bool), Halt> {
+    fn attacker_moves(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+    ) -> Result<(Option<Read>, bool, bool), Halt> {
         let mut checks = self.moves_here(true);
         if !reading.thorough {
             // Any mating check will do: those the table already proves first,
             // so the line follows the proof just found.
-            let known: Vec<bool> = checks.iter().map(|&m| self.known_after(m, b - 1, true)).collect();
+            let known: Vec<bool> = checks
+                .iter()
+                .map(|&m| self.known_after(m, b - 1, true))
+                .collect();
             let mut order: Vec<usize> = (0..checks.len()).collect();
             order.sort_by_key(|&i| !known[i]);
             checks = order.into_iter().map(|i| checks[i]).collect();
@@ -250,7 +290,15 @@ impl Search {
     /// After the check `m` (made): None if it does not mate within `b - 1`,
     /// Some(None) if it cannot keep more than `floor`, else its defender line.
     #[allow(clippy::type_complexity)]
-    fn attacker_move(&mut self, reading: &mut Reading, _m: Move, b: Bound, floor: i32, hi: i32, later_moves: i32) -> Result<Option<Option<Read>>, Halt> {
+    fn attacker_move(
+        &mut self,
+        reading: &mut Reading,
+        _m: Move,
+        b: Bound,
+        floor: i32,
+        hi: i32,
+        later_moves: i32,
+    ) -> Result<Option<Option<Read>>, Halt> {
         if reading.prune && self.hand_count() + later_moves <= floor {
             return Ok(Some(None)); // cannot keep more than the best so far
         }
@@ -263,10 +311,18 @@ impl Search {
 
     /// Is the defence `d` here (defender to move, mated within `b`) a useless
     /// interposition?  `ranged`: the ride checkers.
-    pub(crate) fn useless_here(&mut self, reading: &mut Reading, d: Move, b: Bound, ranged: Mask) -> Result<bool, Stop> {
+    pub(crate) fn useless_here(
+        &mut self,
+        reading: &mut Reading,
+        d: Move,
+        b: Bound,
+        ranged: Mask,
+    ) -> Result<bool, Stop> {
         if !self.options.useless_interpositions {
             return Ok(false);
         }
+        #[cfg(test)]
+        self.trace.1.push((self.pos.copy(), d));
         let checker = interposition_square(&self.pos, d, ranged);
         if checker == 0 {
             return Ok(false);
@@ -278,11 +334,25 @@ impl Search {
 
     /// The best line from a defender node of value `b` (mated within `b` and
     /// not sooner), and the pieces left; the window as for [`Search::attacker_line`].
-    pub(crate) fn defender_line(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<Read, Halt> {
+    pub(crate) fn defender_line(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+    ) -> Result<Read, Halt> {
         self.memoised(reading, b, false, lo, hi, Search::read_defender_line)
     }
 
-    fn read_defender_line(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32) -> Result<Read, Halt> {
+    fn read_defender_line(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+    ) -> Result<Read, Halt> {
+        #[cfg(test)]
+        self.trace.0.push((self.pos.copy(), b));
         // Each of the b / 2 attacker moves left drops at most one piece.
         let least = (self.hand_count() - b / 2).max(0);
         if reading.prune && least >= hi {
@@ -297,7 +367,9 @@ impl Search {
             return Ok((vec![], self.hand_count()));
         }
         if !longest {
-            return Err(Halt::Internal("internal error: every counted defence is mated before the proven bound".into()));
+            return Err(Halt::Internal(
+                "internal error: every counted defence is mated before the proven bound".into(),
+            ));
         }
         let best = best.expect("a longest defence was read");
         if best.1 >= hi {
@@ -307,14 +379,24 @@ impl Search {
     }
 
     #[allow(clippy::type_complexity)]
-    fn defences(&mut self, reading: &mut Reading, b: Bound, lo: i32, hi: i32, least: i32) -> Result<(Option<Read>, bool, bool), Halt> {
+    fn defences(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+        lo: i32,
+        hi: i32,
+        least: i32,
+    ) -> Result<(Option<Read>, bool, bool), Halt> {
         // b is this node's exact value, so a counted defence is a longest one
         // exactly when it is not mated within b - 3: one bounded search each.
         let ranged = self.pos.ride_checkers();
         let mut defences = self.moves_here(false);
         if !reading.thorough {
             // Any longest defence will do: those the table already disproves within b - 3 first.
-            let known: Vec<bool> = defences.iter().map(|&d| self.known_after(d, b - 3, false)).collect();
+            let known: Vec<bool> = defences
+                .iter()
+                .map(|&d| self.known_after(d, b - 3, false))
+                .collect();
             let mut order: Vec<usize> = (0..defences.len()).collect();
             order.sort_by_key(|&i| !known[i]);
             defences = order.into_iter().map(|i| defences[i]).collect();
@@ -327,7 +409,11 @@ impl Search {
             // A defence mated sooner is not a longest one, useless or not, so
             // that test (dear when it fails) is made only for the others.
             self.pos.push(d);
-            let r = if b >= 4 { self.mated_within(reading, b - 3) } else { Ok(false) };
+            let r = if b >= 4 {
+                self.mated_within(reading, b - 3)
+            } else {
+                Ok(false)
+            };
             self.pos.pop();
             if r? {
                 sooner.push(d);
@@ -369,7 +455,11 @@ impl Search {
     }
 
     /// Every defence at a defender node mated within `b`, with its value and line.
-    pub(crate) fn defender_choices_in(&mut self, reading: &mut Reading, b: Bound) -> Result<Vec<Choice>, Halt> {
+    pub(crate) fn defender_choices_in(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+    ) -> Result<Vec<Choice>, Halt> {
         self.enter();
         let r = self.read_choices(reading, b);
         self.leave();
@@ -390,20 +480,36 @@ impl Search {
             let (v, on_line) = r?;
             reading.path_dependent |= on_line;
             match v {
-                None => return Err(Halt::Internal("internal error: a counted defence escapes the proven bound".into())),
+                None => {
+                    return Err(Halt::Internal(
+                        "internal error: a counted defence escapes the proven bound".into(),
+                    ))
+                }
                 Some(v) => valued.push((d, Some(v))),
             }
         }
         let mut out = vec![];
         for (d, v) in valued {
             match v {
-                None => out.push(Choice { m: d, useless: true, value: None, line: vec![], left: 0 }),
+                None => out.push(Choice {
+                    m: d,
+                    useless: true,
+                    value: None,
+                    line: vec![],
+                    left: 0,
+                }),
                 Some(v) => {
                     self.pos.push(d);
                     let r = self.attacker_line(reading, v, -1, OPEN);
                     self.pos.pop();
                     let (line, left) = r?;
-                    out.push(Choice { m: d, useless: false, value: Some(1 + v), line, left });
+                    out.push(Choice {
+                        m: d,
+                        useless: false,
+                        value: Some(1 + v),
+                        line,
+                        left,
+                    });
                 }
             }
         }
@@ -419,7 +525,11 @@ impl Search {
     /// interposition, tested only where no defence is proven (the mate ends
     /// the line there); where that test fails, or no check is proven, no
     /// line is read (empty).
-    pub(crate) fn proof_line_in(&mut self, reading: &mut Reading, b: Bound) -> Result<Vec<Move>, Stop> {
+    pub(crate) fn proof_line_in(
+        &mut self,
+        reading: &mut Reading,
+        b: Bound,
+    ) -> Result<Vec<Move>, Stop> {
         let mut moves = vec![];
         let mut seen = vec![self.pos.hash()];
         let r = self.read_proof_line(reading, b, &mut moves, &mut seen);
@@ -429,7 +539,13 @@ impl Search {
         r
     }
 
-    fn read_proof_line(&mut self, reading: &mut Reading, mut b: Bound, moves: &mut Vec<Move>, seen: &mut Vec<u64>) -> Result<Vec<Move>, Stop> {
+    fn read_proof_line(
+        &mut self,
+        reading: &mut Reading,
+        mut b: Bound,
+        moves: &mut Vec<Move>,
+        seen: &mut Vec<u64>,
+    ) -> Result<Vec<Move>, Stop> {
         loop {
             let attacker = self.or_node();
             if attacker && b < 1 {
@@ -470,3 +586,52 @@ impl Search {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::bound::INF;
+    use crate::search::engine::Limits;
+    use crate::search::options::Options;
+    use crate::search::testing::tsume_as_given;
+
+    #[test]
+    fn uselessness_is_asked_only_of_defences_that_could_be_longest() {
+        // At a defender node of value b, a defence mated within b - 3 is not a
+        // longest defence, useless interposition or not, so the reader does not
+        // ask (the test is dear when it fails).  The main line of
+        // ruth-L07-0011 has such an interposition.
+        let root = tsume_as_given("rutherford", "2P1ks1L6 b LPS 1");
+        let mut s = Search::new(&root, Limits::default(), Options::default()).unwrap();
+        assert!(s.mate(INF).unwrap());
+        let v = s.value(INF, false).unwrap().unwrap();
+        s.trace = Default::default();
+        let (moves, _) = s.best_line(v, true).unwrap();
+        assert_eq!(moves.len(), 7);
+        let (read, asked) = std::mem::take(&mut s.trace);
+        let mut skipped = 0;
+        for (node, b) in &read {
+            let mut node = node.copy();
+            let ranged = node.ride_checkers();
+            let mut list = MoveList::new();
+            node.evasions(&mut list);
+            for &d in list.iter() {
+                let mut after = node.copy();
+                after.push(d);
+                let mut fresh = Search::new(&root, Limits::default(), Options::default()).unwrap();
+                fresh.pos = after;
+                let sooner = *b >= 4 && fresh.mate(b - 3).unwrap();
+                let was_asked = asked.iter().any(|(p, m)| p.same_as(&node) && *m == d);
+                assert!(
+                    !(sooner && was_asked),
+                    "{} {}",
+                    node.fen(),
+                    node.move_string(d)
+                );
+                if sooner && interposition_square(&node, d, ranged) != 0 {
+                    skipped += 1;
+                }
+            }
+        }
+        assert!(skipped >= 1);
+    }
+}

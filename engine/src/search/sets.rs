@@ -27,7 +27,11 @@ impl Sets {
     /// An arena of `capacity` words (8 bytes each), allocated as it fills.
     pub fn new(capacity: usize) -> Sets {
         let capacity = capacity.min(u32::MAX as usize - 1);
-        Sets { words: Vec::new(), used: 0, capacity }
+        Sets {
+            words: Vec::new(),
+            used: 0,
+            capacity,
+        }
     }
 
     /// Words in use, garbage included.
@@ -49,7 +53,10 @@ impl Sets {
         let at = self.used;
         if self.words.len() < at + need {
             // Grow geometrically, never past the capacity.
-            let want = (at + need).max(self.words.len() * 2).max(1024).min(self.capacity);
+            let want = (at + need)
+                .max(self.words.len() * 2)
+                .max(1024)
+                .min(self.capacity);
             self.words.resize(want, 0);
         }
         self.words[at] = owner as u64 | (elems.len() as u64) << 32;
@@ -65,7 +72,11 @@ impl Sets {
         let at = r as usize - 1;
         let len = (self.words[at] >> 32) as usize;
         let meta = self.words[at + 1];
-        (meta as u32 as i32, (meta >> 32) as u32, &self.words[at + HEADER..at + HEADER + len])
+        (
+            meta as u32 as i32,
+            (meta >> 32) as u32,
+            &self.words[at + HEADER..at + HEADER + len],
+        )
     }
 
     /// The slot of the entry that owns a set.

@@ -203,6 +203,12 @@ impl Table {
         self.count == 0
     }
 
+    /// The entries in use.
+    #[cfg(test)]
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.slots.iter().filter(|e| !e.is_empty())
+    }
+
     /// The longest run of used slots, and the most entries of one board.
     #[cfg(test)]
     pub fn crowding(&self) -> (usize, usize) {
@@ -290,7 +296,14 @@ impl Table {
     }
 
     /// What the table knows of a position (board key, attacker hand) at bound `b`.
-    pub fn lookup(&mut self, bkey: u64, hand: Hand, b: Bound, line: &Line, anchors: &Anchors) -> Value {
+    pub fn lookup(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        line: &Line,
+        anchors: &Anchors,
+    ) -> Value {
         let cap = self.slots.len();
         let floor = anchors.floor();
         let mut own: Option<usize> = None;
@@ -320,7 +333,11 @@ impl Table {
                             && hand.covers(e.proof_hand())
                         {
                             proof = Some(i);
-                        } else if disproof.is_none() && e.disproven >= b && !e.d_exact() && e.disproof_hand().covers(hand) {
+                        } else if disproof.is_none()
+                            && e.disproven >= b
+                            && !e.d_exact()
+                            && e.disproof_hand().covers(hand)
+                        {
                             disproof = Some(i);
                         }
                     }
@@ -379,10 +396,16 @@ impl Table {
 
     /// The proven length of a position's own entry usable on this line; [`NOT_PROVEN`] if none.
     pub fn proof_length(&self, bkey: u64, hand: Hand, line: &Line, anchors: &Anchors) -> Bound {
-        let Some(i) = self.find(bkey, hand) else { return NOT_PROVEN };
+        let Some(i) = self.find(bkey, hand) else {
+            return NOT_PROVEN;
+        };
         let e = &self.slots[i];
         let floor = anchors.floor();
-        let best = if e.p_epoch >= floor { e.proven } else { NOT_PROVEN };
+        let best = if e.p_epoch >= floor {
+            e.proven
+        } else {
+            NOT_PROVEN
+        };
         match self.line_proof_holds(e, NOT_PROVEN - 1, line, floor) {
             Some(lp_b) if lp_b < best => lp_b,
             _ => best,
@@ -456,7 +479,14 @@ impl Table {
     ) -> Result<(), NotStored> {
         self.make_room(0, anchors)?;
         let i = self.slot(bkey, hand, work);
-        self.slots[i].set_proof(length, proof_hand, exact, pa, anchors.epoch(), anchors.floor());
+        self.slots[i].set_proof(
+            length,
+            proof_hand,
+            exact,
+            pa,
+            anchors.epoch(),
+            anchors.floor(),
+        );
         self.tags[i] = tag_of(&self.slots[i]);
         Ok(())
     }
@@ -475,12 +505,16 @@ impl Table {
     ) -> Result<SetRef, NotStored> {
         self.make_room(rep.len(), anchors)?;
         let i = self.slot(bkey, hand, work);
-        let r = self.sets.alloc(i as u32, length, anchors.epoch(), rep).expect("room was made for the set");
+        let r = self
+            .sets
+            .alloc(i as u32, length, anchors.epoch(), rep)
+            .expect("room was made for the set");
         self.slots[i].lp = r;
         Ok(r)
     }
 
     /// Stores a disproof within `bound`.
+    #[allow(clippy::too_many_arguments)]
     pub fn store_disproof(
         &mut self,
         bkey: u64,
@@ -511,14 +545,26 @@ impl Table {
     ) -> SetRef {
         let _ = self.make_room(rep.len(), anchors);
         let i = self.slot(bkey, hand, work);
-        let r = self.sets.alloc(i as u32, b, 0, rep).expect("room was made for the set");
+        let r = self
+            .sets
+            .alloc(i as u32, b, 0, rep)
+            .expect("room was made for the set");
         self.slots[i].rep = r;
         r
     }
 
     /// Stores the numbers of an open search to bound `b`.
     #[allow(clippy::too_many_arguments)]
-    pub fn store_open(&mut self, bkey: u64, hand: Hand, b: Bound, pn: PnDn, dn: PnDn, work: u64, anchors: &mut Anchors) {
+    pub fn store_open(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        pn: PnDn,
+        dn: PnDn,
+        work: u64,
+        anchors: &mut Anchors,
+    ) {
         let _ = self.make_room(0, anchors);
         let i = self.slot(bkey, hand, work);
         self.slots[i].set_open(b, pn, dn);
@@ -595,7 +641,9 @@ impl Table {
     fn collect(&mut self, anchors: &mut Anchors, words: usize) -> bool {
         let set_len = |sets: &Sets, r: SetRef| if r == 0 { 0 } else { sets.get(r).2.len() + 2 };
         // Priority classes: (holds a proof, log2 of its work); the lowest goes first.
-        let class = |e: &Entry| (e.holds_proof() as usize) * 65 + (64 - (e.work() + 1).leading_zeros() as usize);
+        let class = |e: &Entry| {
+            (e.holds_proof() as usize) * 65 + (64 - (e.work() + 1).leading_zeros() as usize)
+        };
         let mut counts = [0usize; 130];
         let mut sizes = [0usize; 130];
         let mut live_words = 0;
@@ -635,7 +683,9 @@ impl Table {
             }
             let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
             if c == last {
-                let draw = scramble(e.bkey ^ e.hand().packed() ^ self.gc_runs.wrapping_mul(0x2545_f491_4f6c_dd1d)) >> 32;
+                let draw = scramble(
+                    e.bkey ^ e.hand().packed() ^ self.gc_runs.wrapping_mul(0x2545_f491_4f6c_dd1d),
+                ) >> 32;
                 if (draw as u128 * in_last) >> 32 < spare && spare_words >= w {
                     spare_words -= w;
                     continue;
@@ -657,7 +707,9 @@ impl Table {
     /// Closes the gaps that dropped entries left in the runs of used slots.
     fn compact_slots(&mut self) {
         let cap = self.slots.len();
-        let Some(start) = self.tags.iter().position(|&t| t == 0) else { return };
+        let Some(start) = self.tags.iter().position(|&t| t == 0) else {
+            return;
+        };
         for k in 1..=cap {
             let i = (start + k) % cap;
             if self.tags[i] == 0 {
@@ -689,14 +741,18 @@ mod tests {
     #[test]
     fn an_unknown_position_starts_at_one_one() {
         let (mut t, line, anchors) = table();
-        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(1, 1));
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(1, 1)
+        );
     }
 
     #[test]
     fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
         let mine = h(&[1, 1]);
-        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors).unwrap();
+        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors)
+            .unwrap();
         assert!(t.lookup(5, mine, 7, &line, &anchors).is_proven());
         assert!(t.lookup(5, mine, 9, &line, &anchors).is_proven());
         assert!(!t.lookup(5, mine, 5, &line, &anchors).is_proven());
@@ -712,7 +768,8 @@ mod tests {
     #[test]
     fn an_exact_proof_serves_its_own_hand_only() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors).unwrap();
+        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors)
+            .unwrap();
         assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
         assert!(!t.lookup(5, h(&[2]), 3, &line, &anchors).is_proven());
     }
@@ -732,12 +789,24 @@ mod tests {
     fn numbers_come_from_the_same_or_a_smaller_bound() {
         let (mut t, line, mut anchors) = table();
         t.store_open(5, Hand::EMPTY, 7, 3, 8, 1, &mut anchors);
-        assert_eq!(t.lookup(5, Hand::EMPTY, 7, &line, &anchors), Value::open(3, 8));
-        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(3, 8));
-        assert_eq!(t.lookup(5, Hand::EMPTY, 5, &line, &anchors), Value::open(1, 1));
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 7, &line, &anchors),
+            Value::open(3, 8)
+        );
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(3, 8)
+        );
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 5, &line, &anchors),
+            Value::open(1, 1)
+        );
         // Not mated within a smaller bound: looks harder to prove.
         t.store_disproof(5, Hand::EMPTY, 7, 1, Hand::EMPTY, true, &mut anchors);
-        assert_eq!(t.lookup(5, Hand::EMPTY, 9, &line, &anchors), Value::open(DISPROVEN_BELOW_PN, 1));
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(DISPROVEN_BELOW_PN, 1)
+        );
     }
 
     #[test]
@@ -751,8 +820,13 @@ mod tests {
         line.pop();
         assert!(!t.lookup(5, Hand::EMPTY, 9, &line, &anchors).is_final());
         line.push(200);
-        let lp = t.store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors).unwrap();
-        assert_eq!(t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep, Rep::Stored(lp));
+        let lp = t
+            .store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors)
+            .unwrap();
+        assert_eq!(
+            t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep,
+            Rep::Stored(lp)
+        );
         assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), 5);
         line.pop();
         assert!(!t.lookup(6, Hand::EMPTY, 7, &line, &anchors).is_final());
@@ -762,15 +836,18 @@ mod tests {
     #[test]
     fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors).unwrap();
+        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+            .unwrap();
         anchors.push(77, Some(8), false);
         assert!(!t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
         anchors.pop();
         assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
         // Found under the anchor: used for other hands only if clear of anchor boards.
         anchors.push(77, Some(8), false);
-        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors).unwrap();
-        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors).unwrap();
+        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors)
+            .unwrap();
+        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+            .unwrap();
         assert!(!t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
         assert!(t.lookup(6, h(&[1]), 3, &line, &anchors).is_proven());
         assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
@@ -790,7 +867,9 @@ mod tests {
         let s = t.stats();
         assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
         // The last entries stored (the most work) are there; the first are gone.
-        assert!(t.lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors).is_disproven());
+        assert!(t
+            .lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors)
+            .is_disproven());
         assert!(!t.lookup(7919, Hand::EMPTY, 5, &line, &anchors).is_final());
         // No proof was dropped: the epoch did not move.
         assert_eq!(anchors.floor(), 0);
@@ -812,14 +891,25 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let before = t.stats().gc_runs;
-            t.store_disproof(x >> 2, Hand::EMPTY, 5, k % 1000, Hand::EMPTY, false, &mut anchors);
+            t.store_disproof(
+                x >> 2,
+                Hand::EMPTY,
+                5,
+                k % 1000,
+                Hand::EMPTY,
+                false,
+                &mut anchors,
+            );
             if t.stats().gc_runs == before {
                 continue;
             }
             collections += 1;
             let cap = t.slots.len();
             let (longest, _) = t.crowding();
-            assert!(longest < 100, "a run of {longest} after collection {collections}");
+            assert!(
+                longest < 100,
+                "a run of {longest} after collection {collections}"
+            );
             assert!(t.len() < cap / 2, "{} entries kept of {cap}", t.len());
             for i in 0..cap {
                 let e = &t.slots[i];
@@ -842,16 +932,42 @@ mod tests {
         let (line, mut anchors) = (Line::new(), Anchors::new());
         let mut refused = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            if t.store_proof(k * 7919, Hand::EMPTY, 5, 1, Hand::EMPTY, true, false, &mut anchors).is_err() {
+            if t.store_proof(
+                k * 7919,
+                Hand::EMPTY,
+                5,
+                1,
+                Hand::EMPTY,
+                true,
+                false,
+                &mut anchors,
+            )
+            .is_err()
+            {
                 refused += 1;
             }
         }
         assert!(refused > 0 && anchors.floor() > 0);
         // Proofs kept from before the last collection are no longer used; later ones are.
-        let kept_old = (0..MIN_ENTRIES as u64).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
-        let used_old = (0..MIN_ENTRIES as u64).filter(|k| t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors).is_proven()).count();
+        let kept_old = (0..MIN_ENTRIES as u64)
+            .filter(|k| t.known(k * 7919, Hand::EMPTY))
+            .count();
+        let used_old = (0..MIN_ENTRIES as u64)
+            .filter(|k| {
+                t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors)
+                    .is_proven()
+            })
+            .count();
         assert!(kept_old > 0 && used_old == 0, "{kept_old} {used_old}");
-        assert!(t.lookup((MIN_ENTRIES as u64 * 2 - 1) * 7919, Hand::EMPTY, 5, &line, &anchors).is_proven());
+        assert!(t
+            .lookup(
+                (MIN_ENTRIES as u64 * 2 - 1) * 7919,
+                Hand::EMPTY,
+                5,
+                &line,
+                &anchors
+            )
+            .is_proven());
     }
 
     #[test]

@@ -16,7 +16,15 @@ pub(crate) fn tsume(variant: &str, fen: &str) -> Position {
         return pos;
     }
     let t = pos.tables().clone();
-    let mut counts: Vec<i32> = (0..t.nkinds).map(|k| if k == t.royal_kind { 0 } else { t.kind_count[k] as i32 }).collect();
+    let mut counts: Vec<i32> = (0..t.nkinds)
+        .map(|k| {
+            if k == t.royal_kind {
+                0
+            } else {
+                t.kind_count[k] as i32
+            }
+        })
+        .collect();
     for &v in pos.board() {
         if v != 0 && !t.royal[v as usize] {
             counts[t.face_kind[(v >> 1) as usize] as usize] -= 1;
@@ -30,6 +38,11 @@ pub(crate) fn tsume(variant: &str, fen: &str) -> Position {
     hands[attacker.index()] = pos.hand(attacker);
     hands[defender.index()] = Hand::from_counts(&rest).unwrap();
     pos.with_hands(hands)
+}
+
+/// The tsume position of `fen` with the defender's hand as the string gives it (maybe empty).
+pub(crate) fn tsume_as_given(variant: &str, fen: &str) -> Position {
+    Position::from_fen(&builtin(variant), fen).unwrap()
 }
 
 /// A search of `fen` with the default options and no limits.

@@ -56,19 +56,43 @@ impl Value {
     /// An open value.
     #[inline(always)]
     pub fn open(pn: PnDn, dn: PnDn) -> Value {
-        Value { pn, dn, x: 0, rep: Rep::None, hand: Hand::EMPTY, exact: true, pa: true }
+        Value {
+            pn,
+            dn,
+            x: 0,
+            rep: Rep::None,
+            hand: Hand::EMPTY,
+            exact: true,
+            pa: true,
+        }
     }
 
     /// Mated within `x` plies.
     #[inline(always)]
     pub fn proven(x: Bound, hand: Hand, exact: bool, pa: bool, rep: Rep) -> Value {
-        Value { pn: 0, dn: INF_PN, x, rep, hand, exact, pa }
+        Value {
+            pn: 0,
+            dn: INF_PN,
+            x,
+            rep,
+            hand,
+            exact,
+            pa,
+        }
     }
 
     /// Not mated within `x` plies.
     #[inline(always)]
     pub fn disproven(x: Bound, hand: Hand, exact: bool, rep: Rep) -> Value {
-        Value { pn: INF_PN, dn: 0, x, rep, hand, exact, pa: true }
+        Value {
+            pn: INF_PN,
+            dn: 0,
+            x,
+            rep,
+            hand,
+            exact,
+            pa: true,
+        }
     }
 
     /// Proven?
