@@ -527,6 +527,14 @@ impl PySearch {
         Ok(d)
     }
 
+    /// What the table's entries hold: `(proofs, disproofs at any length,
+    /// disproofs within a bound, open)` (a diagnostic: it reads every entry).
+    fn table_census(&self) -> (usize, usize, usize, usize) {
+        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let [a, b, c, d] = s.table.census();
+        (a, b, c, d)
+    }
+
     /// The reason a limit stopped the search for good (None if none did).
     #[getter]
     fn stopped(&self) -> Option<String> {

@@ -26,7 +26,7 @@ use std::alloc::{alloc_zeroed, Layout};
 
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
-use crate::search::bound::{Bound, PnDn, NOT_PROVEN};
+use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
 use crate::search::entry::Entry;
 use crate::search::line::Line;
 use crate::search::sets::{SetRef, Sets};
@@ -201,6 +201,26 @@ impl Table {
     /// No entry in use?
     pub fn is_empty(&self) -> bool {
         self.count == 0
+    }
+
+    /// What the entries hold, for diagnostics: how many hold a proof, a
+    /// disproof at any length, a disproof within a bound only (a
+    /// repetition's too), and neither (positions left open).
+    pub fn census(&self) -> [usize; 4] {
+        let mut out = [0; 4];
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            let kind = if e.holds_proof() {
+                0
+            } else if e.disproven >= UNBOUNDED {
+                1
+            } else if e.disproven >= 0 || e.rep != 0 {
+                2
+            } else {
+                3
+            };
+            out[kind] += 1;
+        }
+        out
     }
 
     /// The entries in use.
