@@ -102,6 +102,22 @@ fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<Plies> {
     }
 }
 
+/// A node count from Python: a count past what 64 bits hold is as good as none.
+fn count_arg(py: Python<'_>, n: Option<Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+    let Some(n) = n else { return Ok(None) };
+    if let Ok(v) = n.extract::<u64>() {
+        return Ok(Some(v));
+    }
+    if n.is_instance_of::<pyo3::types::PyInt>() && n.gt(0).unwrap_or(false) {
+        return Ok(Some(u64::MAX));
+    }
+    Err(tsume_error(
+        py,
+        "ArgumentError",
+        &format!("{name} must be None or a number of nodes, not {n}"),
+    ))
+}
+
 fn out_bound(b: Plies) -> Option<i64> {
     (b < UNBOUNDED).then_some(b as i64)
 }
@@ -191,7 +207,7 @@ impl PySearch {
         py: Python<'_>,
         position: PyRef<'_, PyPosition>,
         options: Option<Bound<'_, PyAny>>,
-        node_limit: Option<u64>,
+        node_limit: Option<Bound<'_, PyAny>>,
         time_limit: Option<f64>,
         memory_limit_mb: Option<f64>,
         progress: Option<Py<PyAny>>,
@@ -224,7 +240,9 @@ impl PySearch {
             None => None,
         };
         let time = match time_limit {
-            Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+            Some(t) if t.is_finite() && t > 0.0 => {
+                Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
+            }
             Some(t) => {
                 return Err(tsume_error(
                     py,
@@ -235,7 +253,7 @@ impl PySearch {
             None => None,
         };
         let limits = Limits {
-            nodes: node_limit,
+            nodes: count_arg(py, node_limit, "node_limit")?,
             time,
             memory: memory_bytes,
         };
@@ -246,9 +264,8 @@ impl PySearch {
             pending: Mutex::new(None),
             progress: progress.as_ref().map(|p| p.clone_ref(py)),
         });
-        let interval =
-            (progress.is_some() && progress_interval.is_finite() && progress_interval >= 0.0)
-                .then(|| Duration::from_secs_f64(progress_interval));
+        let interval = (progress.is_some() && progress_interval >= 0.0)
+            .then(|| Duration::try_from_secs_f64(progress_interval).unwrap_or(Duration::MAX));
         search.set_hooks(Box::new(PyHooks(shared.clone())), interval);
         let cancel = search.monitor().cancel_flag();
         Ok(PySearch {
@@ -306,9 +323,10 @@ impl PySearch {
         &self,
         py: Python<'_>,
         bound: Option<i64>,
-        budget: Option<u64>,
+        budget: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(Option<i64>, i64)> {
         let b = bound_arg(py, bound)?;
+        let budget = count_arg(py, budget, "budget")?;
         self.run(py, |s| {
             let l = s.value_within(b, budget)?;
             Ok((l.upper.map(|v| v as i64), l.low as i64))
@@ -332,9 +350,10 @@ impl PySearch {
         py: Python<'_>,
         value: i64,
         thorough: bool,
-        budget: Option<u64>,
+        budget: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Option<Vec<u32>>> {
         let v = bound_arg(py, Some(value))?;
+        let budget = count_arg(py, budget, "budget")?;
         self.run(py, |s| {
             Ok(s.line_within(v, thorough, budget)?
                 .map(|m| PySearch::moves(&m)))

@@ -99,7 +99,8 @@ impl Monitor {
             next_tick: 0,
             node_limit,
             started: now,
-            deadline: time_limit.map(|t| now + t),
+            // (A limit past the clock's range is no limit.)
+            deadline: time_limit.and_then(|t| now.checked_add(t)),
             budget_end: NO_BUDGET,
             stopped: None,
             cancel: Arc::new(AtomicBool::new(false)),
@@ -117,7 +118,8 @@ impl Monitor {
     pub fn set_hooks(&mut self, hooks: Box<dyn Hooks>, interval: Option<Duration>) {
         self.hooks = hooks;
         self.progress_interval = interval;
-        self.next_progress = Instant::now() + interval.unwrap_or_default();
+        let now = Instant::now();
+        self.next_progress = now.checked_add(interval.unwrap_or_default()).unwrap_or(now);
     }
 
     /// A flag that stops the search (from any thread) when set.
@@ -177,7 +179,7 @@ impl Monitor {
         } else if self.deadline.is_some_and(|d| now >= d) {
             Some(Stop::Time)
         } else if now >= self.next_poll && {
-            self.next_poll = now + POLL;
+            self.next_poll = now.checked_add(POLL).unwrap_or(now);
             !self.hooks.keep_going()
         } {
             Some(Stop::Interrupted)
@@ -192,7 +194,7 @@ impl Monitor {
         self.next_tick = self.tick_after(self.nodes);
         if let Some(interval) = self.progress_interval {
             if now >= self.next_progress {
-                self.next_progress = now + interval;
+                self.next_progress = now.checked_add(interval).unwrap_or(now);
                 self.progress_due = true;
             }
         }
@@ -310,6 +312,12 @@ mod tests {
             self.0 += 1;
             self.0 < 3
         }
+    }
+
+    #[test]
+    fn a_time_limit_past_the_clock_is_no_limit() {
+        let mut m = Monitor::new(None, Some(Duration::MAX));
+        run(&mut m, 5000).unwrap();
     }
 
     #[test]
