@@ -76,6 +76,9 @@ pub struct Entry {
     flags: u8,
 }
 
+// SAFETY: an all-zero Entry is a valid value: an empty slot.
+unsafe impl crate::search::slab::Zeroable for Entry {}
+
 impl Entry {
     /// A new entry for a position, knowing nothing.
     pub fn new(bkey: u64, hand: Hand) -> Entry {

@@ -8,7 +8,7 @@
 //! * [`line`]: the positions on the current line;
 //! * [`anchors`]: anchors and epochs, which say when a proof may be used;
 //! * [`sets`]: the bounded home of the line positions results rest on;
-//! * [`entry`] and [`table`]: the transposition table;
+//! * [`entry`] and [`table`]: the transposition table, in a [`slab`];
 //! * [`monitor`]: node counting and limits;
 //! * [`options`]: the switches;
 //! * [`groups`]: drops counted once;
@@ -36,6 +36,7 @@ pub mod options;
 pub mod questions;
 pub mod reader;
 pub mod sets;
+pub mod slab;
 pub mod table;
 pub mod value;
 

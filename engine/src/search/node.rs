@@ -49,6 +49,8 @@ impl Search {
         let or_node = self.or_node();
         let hand = self.attacker_hand();
         let bkey = self.pos.board_key();
+        // The node's own entry is written when it returns: start loading it.
+        self.table.prefetch(bkey);
         if or_node && b < 1 {
             self.table
                 .store_disproof(bkey, hand, 0, 0, any_hand(), false, &mut self.anchors);

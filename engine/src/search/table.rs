@@ -22,14 +22,13 @@
 //! bumps the table's *generation*: a node being searched looks its children
 //! up again when the generation changed.
 
-use std::alloc::{alloc_zeroed, Layout};
-
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
 use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
 use crate::search::entry::Entry;
 use crate::search::line::Line;
 use crate::search::sets::{SetRef, Sets};
+use crate::search::slab::Slab;
 use crate::search::value::{Rep, Value};
 
 /// The proof number of a position looked up at a bound it has not been
@@ -75,8 +74,8 @@ pub struct TableStats {
 
 /// The table.
 pub struct Table {
-    slots: Vec<Entry>,
-    tags: Vec<u32>,
+    slots: Slab<Entry>,
+    tags: Slab<u32>,
     count: usize,
     max_capacity: usize,
     sets: Sets,
@@ -86,22 +85,6 @@ pub struct Table {
     dominance_hits: u64,
     lookups: u64,
     probes: u64,
-}
-
-fn zeroed_slots(n: usize) -> Vec<Entry> {
-    let layout = Layout::array::<Entry>(n).expect("table size");
-    // SAFETY: an Entry is plain data for which all-zero bytes are a valid
-    // value (an empty slot); the pointer comes from the global allocator
-    // with the layout of `n` entries, which the Vec then owns.  Zeroed
-    // memory from the allocator is not touched until used, so an empty
-    // table costs no resident memory.
-    unsafe {
-        let ptr = alloc_zeroed(layout) as *mut Entry;
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(ptr, n, n)
-    }
 }
 
 #[inline(always)]
@@ -159,8 +142,8 @@ impl Table {
         }
         let start = START_ENTRIES.min(max_capacity);
         Table {
-            slots: zeroed_slots(start),
-            tags: vec![0; start],
+            slots: Slab::zeroed(start),
+            tags: Slab::zeroed(start),
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
@@ -615,10 +598,9 @@ impl Table {
 
     fn grow(&mut self) {
         let n = self.slots.len() * 2;
-        let doubled = zeroed_slots(n);
-        let old = std::mem::replace(&mut self.slots, doubled);
-        self.tags = vec![0; n];
-        for e in old.into_iter().filter(|e| !e.is_empty()) {
+        let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
+        self.tags = Slab::zeroed(n);
+        for &e in old.iter().filter(|e| !e.is_empty()) {
             let i = self.reinsert(e);
             self.claim_sets(i);
         }
