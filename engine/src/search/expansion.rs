@@ -22,6 +22,7 @@ use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
 use crate::search::interposition::interposition_square;
 use crate::search::options::Options;
+use crate::search::table::Table;
 use crate::search::value::Value;
 use crate::square::Square;
 
@@ -107,8 +108,9 @@ impl Expansion {
         self.filtered = pos.filtered();
     }
 
-    /// Makes a child of each generated move (`attacker_hand`: the attacker's hand here).
-    pub fn make_children(&mut self, pos: &Position, attacker_hand: Hand, options: &Options) {
+    /// Makes a child of each generated move (`attacker_hand`: the attacker's
+    /// hand here), starting to load each child's table slot as it goes.
+    pub fn make_children(&mut self, pos: &Position, attacker_hand: Hand, options: &Options, table: &Table) {
         let or_node = self.or_node;
         let t = &**pos.tables();
         let turn = pos.turn();
@@ -124,6 +126,7 @@ impl Expansion {
         self.kids.clear();
         for &m in self.moves.iter() {
             let (h, hz) = pos.child_hashes(m);
+            table.prefetch(h ^ hz);
             let frm = m.from();
             let to = m.to();
             let change = if frm == 0 {

@@ -97,7 +97,7 @@ impl Search {
                 .store_proof(bkey, hand, 0, 0, l, exact, pa, &mut self.anchors);
             return Ok(Value::proven(0, l, exact, pa, Rep::None));
         }
-        exp.make_children(&self.pos, hand, &self.options);
+        exp.make_children(&self.pos, hand, &self.options, &self.table);
         if self.line.len() >= self.options.max_depth as usize {
             return Err(self.monitor.stop(Stop::Depth(self.options.max_depth)));
         }
@@ -110,9 +110,6 @@ impl Search {
 
     /// Looks every child up again until no collection moved the table meanwhile.
     fn value_children(&mut self, exp: &mut Expansion, b: Bound) -> Result<(), Stop> {
-        for kid in &exp.kids {
-            self.table.prefetch(kid.bkey);
-        }
         loop {
             let generation = self.table.generation();
             for i in 0..exp.kids.len() {
