@@ -484,7 +484,7 @@ class DfPn:
                     du = hand_d if pos.interposition_squares() else ops.full
                     table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0, table.on_anchor_board(bkey))
                     return 0, INF
-            kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
+            kids = self._children(pos, moves, or_node, hand_a, hand_d)
             if len(self._kids) >= self._kids_cap:
                 self._kids.clear()
             self._kids[h] = (filtered, kids)
@@ -810,7 +810,7 @@ class DfPn:
 
     # --- children and hands --------------------------------------------------------
 
-    def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[_Kid]:
+    def _children(self, pos: Position, moves: list[int], or_node: bool, hand_a: int, hand_d: int) -> list[_Kid]:
         """The children of the current position, one :class:`_Kid` per move."""
         c = pos.turn
         shifts = self.table.ops.shifts

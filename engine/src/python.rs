@@ -477,7 +477,13 @@ impl PyPosition {
             .pos
             .with_changes(&changes, hs, c)
             .map_err(|e| engine_error(py, e))?;
-        Ok(self.wrap(py, p, move_number.unwrap_or_else(|| self.current_move_number()).max(1)))
+        Ok(self.wrap(
+            py,
+            p,
+            move_number
+                .unwrap_or_else(|| self.current_move_number())
+                .max(1),
+        ))
     }
 
     /// Checks that the position can arise (piece counts, side not to move not in check); raises PositionError.
