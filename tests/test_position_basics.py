@@ -224,3 +224,17 @@ def test_copies_with_changes_equal_the_positions_read_from_their_strings():
         p.with_changes([(40, 2)], [[0] * 7, [0] * 7], 0)
     with pytest.raises(PositionError):
         p.with_hands([[0] * 6, [0] * 7])
+
+
+def test_move_ints_of_another_board_are_refused_not_crashed_on():
+    from tsume import IllegalMoveError
+
+    p = Position.start()
+    for bad in (0, 40 << 7 | 5, 5 << 7 | 60 << 14, 1 << 30):
+        for call in (p.push, p.child_hash, p.move_str, p.move_readable, p.gives_check):
+            with pytest.raises(IllegalMoveError):
+                call(bad)
+        with pytest.raises(IllegalMoveError):
+            p.child_keys([bad])
+        assert p.is_legal(bad) is False
+    assert p.fen() == Position.start().fen()

@@ -248,14 +248,18 @@ impl PyPosition {
         }
     }
 
+    /// A move int of this board: squares on it, a drop's face one of the variant's.
     fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
-        Move::from_raw(m, self.pos.n()).ok_or_else(|| {
-            tsume_error(
-                py,
-                "IllegalMoveError",
-                &format!("{m} is not a move int on this board"),
-            )
-        })
+        let nfaces = self.pos.tables().nfaces;
+        Move::from_raw(m, self.pos.n())
+            .filter(|mv| mv.face() as usize <= nfaces)
+            .ok_or_else(|| {
+                tsume_error(
+                    py,
+                    "IllegalMoveError",
+                    &format!("{m} is not a move int on this board"),
+                )
+            })
     }
 
     fn list(moves: &MoveList) -> Vec<u32> {
