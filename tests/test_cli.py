@@ -259,7 +259,8 @@ def test_old_spellings_still_work(tmp_path):
         (["solve", "--id", "x", MATE_1], "--id needs"),
         (["solve", "--file", "examples"], "choose one with --id"),
         (["show", "--file", "examples", "--id", "no-such-id"], "no-such-id"),
-        (["solve", "nosuchfile.tsume"], "no file named"),
+        (["solve", "nosuchfile"], "no file named"),
+        (["solve", "nosuchfile.tsume"], "no such file"),
         (["solve"], "give a POSITION"),
         (["verify"], "give a POSITION"),
         (["show", "--file", "no/such/file.tsume"], "no such file"),
@@ -270,6 +271,94 @@ def test_input_errors(args, says):
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], r.stderr
+
+
+# --- every error reads "tsume: error: <message>", the program named once ------------------------
+
+
+NO_KING = "K30 b G 1"  # the defender (White) has no king
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["solve", NO_KING], "the defender (White) has no king on the board"),
+        (["verify", NO_KING], "the defender (White) has no king on the board"),
+        (["show", "--file", "{no_king}"], "[a] position: the defender (White) has no king"),
+        (["verify", "{bad_key}"], "unknown key 'lenght'"),
+        (["list", "{bad_key}"], "unknown key 'lenght'"),
+        (["verify", "nosuch.tsume"], "no such file"),
+        (["solve", "--engine", "sat", MATE_1], "--engine sat needs --max-length"),
+        (["solve", "--nope", MATE_1], "solve: No such option '--nope'"),
+        (["perft", "--depth", "x"], "perft: Invalid value for '--depth'"),
+        (["frob"], "No such command 'frob'"),
+        (["booklet", "examples", "-o", "{out}", "--solutions", "x"], "booklet: Invalid value for '--solutions'"),
+        (["show", "--variant", "chess"], "unknown variant 'chess'"),
+    ],
+)
+def test_every_error_names_the_program_once(capsys, tmp_path, args, says):
+    no_king, bad_key = tmp_path / "no-king.tsume", tmp_path / "bad-key.tsume"
+    no_king.write_text("[a]\nposition: K1p2h25 b G\n")
+    bad_key.write_text(f"[a]\nposition: {MATE_1}\nlenght: 1\n")
+    args = [a.format(no_king=no_king, bad_key=bad_key, out=tmp_path / "b.html") for a in args]
+    code, out, err = entry(capsys, *args)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tsume: error: "), err
+    assert says in lines[0], err
+    assert lines[0].count("tsume") == 1 + lines[0].count(".tsume"), err  # the program's name, once
+
+
+def _messages_of_raises(tree):
+    """The text every ``raise X("...")`` of a module starts its message with."""
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            first = node.exc.args[0]
+            if isinstance(first, ast.JoinedStr) and first.values:
+                first = first.values[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                yield node.lineno, first.value
+
+
+def test_no_message_carries_the_programs_prefix():
+    # The command line adds "tsume: error: "; a message that starts with
+    # "tsume:" itself would print it twice.
+    import ast
+
+    import tsume
+
+    package = Path(tsume.__file__).resolve().parent
+    found = []
+    for source in sorted(package.rglob("*.py")):
+        for line, text in _messages_of_raises(ast.parse(source.read_text(encoding="utf-8"))):
+            if text.lstrip().lower().startswith("tsume"):
+                found.append(f"{source.relative_to(package)}:{line}: {text!r}")
+    assert found == []
+
+
+# --- a missing file is "no such file", whatever else the argument could be -----------------------
+
+
+@pytest.mark.parametrize("name", ["nosuch.tsume", "dir/nosuch", "./nosuch", "my problems.tsume", "nosuch.txt",
+                                  "~/nosuch.tsume", "NOSUCH.TSUME"])
+@pytest.mark.parametrize("command", [["solve"], ["verify"], ["show"], ["perft", "--depth", "1"], ["list"],
+                                     ["booklet", "-o", "{out}"]])
+def test_a_missing_path_is_no_such_file(capsys, tmp_path, monkeypatch, command, name):
+    monkeypatch.chdir(tmp_path)
+    args = [a.format(out=tmp_path / "b.html") for a in command]
+    code, out, err = entry(capsys, args[0], name, *args[1:])
+    assert code == 2 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and f"tsume: error: {name!r}: no such file" in lines[0], err
+    assert "position" not in lines[0] and "field" not in lines[0], err
+    assert not (tmp_path / "b.html").exists()
+
+
+def test_a_word_that_is_neither_position_nor_file_says_both():
+    r = run("solve", "nosuch")
+    assert r.exit_code == 2 and "got 1 field; and no file named 'nosuch'" in r.stderr
 
 
 def test_variant_overrides_the_collection(tmp_path):

@@ -245,10 +245,19 @@ def limit_options(func: F) -> F:
     return func
 
 
+def _looks_like_a_path(text: str) -> bool:
+    """Whether a POSITION argument reads as a file name, so that a missing one is
+    "no such file" and never a position with too few fields: it holds a ``/``
+    or a ``\\``, starts with ``~``, ends in ``.tsume``, or is one word with a
+    dot (a position string has none of these)."""
+    return (any(mark in text for mark in ("/", "\\", os.sep)) or text.startswith("~")
+            or text.lower().endswith(".tsume") or ("." in text and len(text.split()) == 1))
+
+
 def _is_position_text(text: str) -> bool:
     """A position has three or four fields; a FILE given in its place has one
-    (or is an existing file whose name holds spaces)."""
-    if len(text.split()) < 2:
+    (or is an existing file whose name holds spaces, or looks like a path)."""
+    if len(text.split()) < 2 or _looks_like_a_path(text):
         return False
     try:
         return not Path(text).is_file()
@@ -271,7 +280,8 @@ def load_problems(
 
     FILE is a path or the name of a bundled collection.  For the old spelling
     ``tsume verify FILE``, a POSITION argument that is not a position string
-    (a position has at least three space-separated fields) is taken as FILE.
+    (a position has at least three space-separated fields), or that reads as
+    a file name (:func:`_looks_like_a_path`), is taken as FILE.
     Without --id, a FILE must hold exactly one problem unless ``every``.
     ``--variant`` overrides the collection's variant.  A POSITION of None is
     the variant's start position (``show`` and ``perft``).
@@ -280,6 +290,8 @@ def load_problems(
         try:
             locate(position)
         except TsumeError:
+            if _looks_like_a_path(position):
+                raise  # "no such file": it cannot have been meant as a position
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
                 f"position {quote(position)}: expected '<board> <side> <hands> [<move number>]', got 1 field; "
@@ -326,6 +338,16 @@ def main() -> None:
     """
 
 
+def _subcommand(ctx: click.Context) -> str:
+    """The command a usage error is about, without the program's name (which
+    heads every message already): ``solve`` for ``tsume solve``."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
 def run(args: list[str] | None = None) -> None:
     """The console entry point: click's own usage errors also become one line and status 2."""
     try:
@@ -335,7 +357,7 @@ def run(args: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
-        where = f"{ctx.command_path}: " if ctx is not None else ""
+        where = f"{_subcommand(ctx)}: " if ctx is not None and ctx.parent is not None else ""
         hint = ""
         if isinstance(exc, click.NoSuchOption) and exc.option_name == "-v":
             hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
