@@ -720,6 +720,108 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
 
 # --- verify -----------------------------------------------------------------------------------
 
+#: The widest id column of ``tsume verify``'s table (a longer id pushes its own line's cells right).
+_ID_WIDTH = 40
+#: How many ids a summary names per verdict that needs a look, before "and N more".
+_SUMMARY_IDS = 5
+
+
+class _ProgressLine:
+    """The progress of a command over a collection, on stderr.
+
+    On a terminal it is one line redrawn in place and erased before anything
+    is printed on stdout (:meth:`clear`), so that it never mixes with the
+    output, and erased at the end.  Elsewhere (a log file) it is a line every
+    10 s at most, as ``tsume compose`` and ``tsume census`` write theirs.
+    Progress is a courtesy: a closed stderr never stops the work.
+    """
+
+    def __init__(self, enabled: bool, verb: str, total: int) -> None:
+        self.enabled = enabled
+        self.tty = enabled and sys.stderr.isatty()
+        self.verb = verb
+        self.total = total
+        self.head = ""
+        self.shown = False
+        self.last = time.monotonic()
+
+    def start(self, n: int, pid: str) -> None:
+        """Problem ``n`` (from 1), whose id is ``pid``, is started."""
+        self.head = f"tsume: {self.verb} {n}/{self.total} {pid}"
+        self._show(self.head)
+
+    def searching(self, stats: dict) -> None:
+        """A search's progress report (``solve()``'s and ``verify()``'s ``progress``)."""
+        self._show(f"{self.head}: {stats['nodes']:,} nodes, {stats['seconds']:.1f} s")
+
+    def _show(self, line: str) -> None:
+        if self.tty:
+            self._draw(line)
+        elif self.enabled and time.monotonic() - self.last >= 10:
+            self.last = time.monotonic()
+            self._write(line + "\n")
+
+    def clear(self) -> None:
+        """Erase the line (before a line of output on a terminal)."""
+        if self.shown:
+            self.shown = False
+            self._write("\r\x1b[K")
+
+    def _draw(self, line: str) -> None:
+        self.shown = True
+        self._write("\r" + line[: _terminal_width() - 1] + "\x1b[K")
+
+    @staticmethod
+    def _write(text: str) -> None:
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _terminal_width() -> int:
+    """The width of the terminal stderr is on: a progress line longer than it
+    would wrap, and a carriage return would then redraw only its last row."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):  # not a terminal, or no file descriptor (tests)
+        return 80
+
+
+def _verify_table_row(cells: tuple[str, ...], id_width: int) -> str:
+    """One line of ``tsume verify``'s table: id, verdict, proven length, [nodes,
+    seconds,] finding kinds."""
+    pid, verdict, length, *rest = cells
+    numbers = "".join(f"  {cell:>10}" for cell in rest[:-1])
+    return f"{pid:<{id_width}}  {verdict:<7}  {length:>6}{numbers}  {rest[-1]}".rstrip()
+
+
+def _verify_row_cells(report: Any, verbose: bool) -> tuple[str, ...]:
+    """A report's cells in ``tsume verify``'s table (docs/verify.md, "A collection")."""
+    kinds = ", ".join(dict.fromkeys(f.kind for f in report.findings)) or "-"
+    length = "-" if report.length is None else str(report.length)
+    if not verbose:
+        return (str(report.id), report.verdict, length, kinds)
+    st = report.stats
+    return (str(report.id), report.verdict, length, f"{st.get('nodes', 0):,}", f"{st.get('seconds', 0):.2f}", kinds)
+
+
+def _verify_summary(reports: list[Any], seconds: float) -> str:
+    """The closing line of ``tsume verify`` on a collection: the count of each
+    verdict, the time, and the ids of the problems that need a look."""
+    from .verify import FLAWED, SOUND, UNKNOWN, UNSOUND
+
+    verdicts = [r.verdict for r in reports]
+    counts = ", ".join(f"{verdicts.count(v)} {v}" for v in (SOUND, FLAWED, UNSOUND, UNKNOWN))
+    out = f"{counted(len(reports), 'problem', 'problems')}: {counts}; {seconds:.1f} s"
+    for verdict in (UNSOUND, UNKNOWN):
+        ids = [str(r.id) for r in reports if r.verdict == verdict]
+        if ids:
+            more = f" and {len(ids) - _SUMMARY_IDS} more" if len(ids) > _SUMMARY_IDS else ""
+            out += f"; {verdict}: {', '.join(ids[:_SUMMARY_IDS])}{more}"
+    return out
+
 
 @main.command("verify")
 @problem_input
@@ -734,9 +836,12 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
                    "past them its length is shown as bounds, with a mating line.")
 @click.option("--exact-lengths", "exact_lengths", is_flag=True,
               help="Read every mating alternative's exact length and best line, however long it takes.")
+@click.option("--full", is_flag=True,
+              help="For a collection, every problem's full report (as for one problem), not a line each.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @verbose_option
-@quiet_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress lines on stderr; for a collection, only the summary line (with --full, the reports too).")
 @friendly_errors
 def verify_command(
     variant_spec: str | None,
@@ -753,12 +858,16 @@ def verify_command(
     memory_mb: float | None,
     length_budget: int | None,
     exact_lengths: bool,
+    full: bool,
     as_json: bool,
     verbose: bool,
     quiet: bool,
 ) -> None:
     """Verify the soundness of one POSITION, of the problem --id ID of --file FILE,
     or of every problem in FILE (also spelled `tsume verify FILE`).
+
+    One problem gets a full report; a collection a line per problem (id,
+    verdict, proven length, the kinds of its findings) and a summary line.
 
     Exit status: 0 every problem sound or flawed (tolerated blemishes only),
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
@@ -779,38 +888,54 @@ def verify_command(
         problems[0].length = stated_length
         problems[0].solution = solution.split() if solution else None
     reports = []
+    many = len(problems) > 1
+    # A collection: a table, one line per problem, unless --full (or --json).
+    table = many and not full and not as_json
+    id_width = min(_ID_WIDTH, max(len("ID"), *(len(pr.id) for pr in problems)))
+    if table and not quiet:
+        columns = ("ID", "VERDICT", "PROVEN") + (("NODES", "SECONDS") if verbose else ()) + ("FINDINGS",)
+        echo(_verify_table_row(columns, id_width))
+    # One problem reports its search as solve does; a collection on one line.
+    status = _ProgressLine(many and not quiet, "verifying", len(problems))
+    searching = status.searching if many else _progress_printer(not quiet)
+    started = time.monotonic()
     # Per problem; the first one's limit counts from the command's start (as solve's).
     first_limit = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
-    for n, pr in enumerate(problems, 1):
-        if not quiet and len(problems) > 1:
-            click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
-        report = verify(
-            pr,
-            variant=pr.variant,
-            defender_hand=defender_hand,
-            strict=strict,
-            longer_with_leftover_ok=longer_ok,
-            time_limit=first_limit if n == 1 else time_limit,
-            node_limit=node_limit,
-            memory_limit_mb=memory_mb,
-            progress=_progress_printer(not quiet),
-            length_budget=budget,
-        )
-        reports.append(report)
-        if not as_json:
-            pos = Position(report.position, get_variant(report.variant))
-            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
-            if verbose:
-                st = report.stats
-                echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
-                echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
-            echo("")
+    try:
+        for n, pr in enumerate(problems, 1):
+            status.start(n, pr.id)
+            report = verify(
+                pr,
+                variant=pr.variant,
+                defender_hand=defender_hand,
+                strict=strict,
+                longer_with_leftover_ok=longer_ok,
+                time_limit=first_limit if n == 1 else time_limit,
+                node_limit=node_limit,
+                memory_limit_mb=memory_mb,
+                progress=searching,
+                length_budget=budget,
+            )
+            reports.append(report)
+            status.clear()
+            if table:
+                if not quiet:
+                    echo(_verify_table_row(_verify_row_cells(report, verbose), id_width))
+            elif not as_json:
+                pos = Position(report.position, get_variant(report.variant))
+                echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
+                if verbose:
+                    st = report.stats
+                    echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+                    echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
+                echo("")
+    finally:
+        status.clear()
     verdicts = [r.verdict for r in reports]
     if as_json:
         echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
-    elif len(reports) > 1:
-        counts = {v: verdicts.count(v) for v in ("sound", "flawed", "unsound", "unknown") if v in verdicts}
-        echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
+    elif many:
+        echo(_verify_summary(reports, time.monotonic() - started))
     sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else EXIT_SOUND)
 
 
