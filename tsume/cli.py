@@ -745,10 +745,11 @@ class _ProgressLine:
         self.shown = False
         self.last = time.monotonic()
 
-    def start(self, n: int, pid: str) -> None:
-        """Problem ``n`` (from 1), whose id is ``pid``, is started."""
+    def start(self, n: int, pid: str, note: str = "") -> None:
+        """Problem ``n`` (from 1), whose id is ``pid``, is started (or, with a
+        ``note`` such as its verdict, done)."""
         self.head = f"tsume: {self.verb} {n}/{self.total} {pid}"
-        self._show(self.head)
+        self._show(f"{self.head}: {note}" if note else self.head)
 
     def searching(self, stats: dict) -> None:
         """A search's progress report (``solve()``'s and ``verify()``'s ``progress``)."""
@@ -1113,30 +1114,28 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     problems = load(path)
     if pids:
         problems = [find(problems, pid, str(path)) for pid in pids]
-    tty = sys.stderr.isatty()
     troubled: list[str] = []
+    status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
         # As `tsume verify` exits: a flawed problem is marked, not a failure.
         if entry.status != "mate" or entry.verdict not in (None, "sound", "flawed"):
             troubled.append(entry.problem.id)
-        if quiet:
-            return
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
-        line = f"tsume: booklet {done}/{total} {entry.problem.id}: {word}"
-        _status_line(line, tty)
+        status.start(done, entry.problem.id, word)
 
     name = Path(str(path)).stem
-    html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
-                 node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
-                 time_limit=time_limit, source=name, progress=report)
+    try:
+        html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
+                     node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
+                     time_limit=time_limit, source=name, progress=report)
+    finally:
+        status.clear()
     try:
         write_atomic(out, html)
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
-        if tty:
-            click.echo("", err=True)
         extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
