@@ -10,17 +10,23 @@ method and ``i``) for a fixed number of candidates.  Shards come in
 so mutation and the reverse method climb across shards while a generation
 still runs beside the previous one.  A shard's result therefore depends on
 the settings and the earlier shards' results only -- not on the number of
-workers, not on the machine, not on timing.  Shards run on any :class:`concurrent.futures.Executor` (a
+workers, not on the machine, not on timing.  Shards run on any
+:class:`concurrent.futures.Executor` through :class:`tsume.shards.Runner` (a
 local process pool by default; a Dask cluster's executor with
-``scheduler``), and their results are taken **in shard order**: a problem
-is accepted if no earlier one has its canonical key.  So the same seed gives
-the same collection on 1 worker, 2, or a cluster.
+``scheduler``), and their results are taken **in shard order**.  So the same
+seed gives the same collection on 1 worker, 2, or a cluster.
 
-The output collection is the checkpoint: after every accepted shard it is
-rewritten atomically (:func:`tsume.collection.save`) with a header line that
-records the settings and the next shard, so a run stopped by Ctrl-C, a kill
-or a full disk leaves the file as it was after the last accepted shard, and
-``resume`` goes on from there with nothing lost and nothing repeated.
+A sound problem is taken unless it is **the same idea** as one the
+collection or the parents hold (:mod:`tsume.compose.idea`) or its length
+already has its share: with a ``count``, the run aims it across the lengths
+of its range (:func:`spread_target`, rising by one after every generation
+that added nothing), and ``per_length`` caps every length.
+
+After every shard taken the collection and its **state file** are rewritten
+(:mod:`tsume.compose.state`: the state first, then the collection, each
+atomically), so a run stopped by Ctrl-C, a kill or a full disk leaves them
+as they were after the last shard taken, and ``resume`` goes on from there
+with nothing lost and nothing repeated.
 """
 
 from __future__ import annotations
