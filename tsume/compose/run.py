@@ -407,7 +407,8 @@ def settings_differences(stored: Any, current: Settings) -> list[str]:
     for key in ADDED_SETTINGS:
         old.setdefault(key, new.get(key))
     out = []
-    for key in sorted(set(new) | set(old), key=lambda k: (k not in _OPTIONS, k)):
+    order = list(_OPTIONS)
+    for key in sorted(set(new) | set(old), key=lambda k: (order.index(k) if k in order else len(order), k)):
         if old.get(key) == new.get(key):
             continue
         name, show = _OPTIONS.get(key, (key, repr))
