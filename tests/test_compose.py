@@ -422,15 +422,17 @@ def test_a_defender_variant_is_the_same_idea():
 
 
 def test_a_line_shifted_along_the_board_is_the_same_idea():
-    # One Rutherford idea played from three places on boards of three lengths.
+    # One Rutherford idea on boards of 21 and 25 squares, and two squares along.
+    line = ["+N*12", "9-11", "12-9", "11-13", "9-11"]
     ideas = Ideas()
-    ideas.add(idea_keys("rutherford", "8k+b4l6 b N 1", "none", ["+N*7", "9-11", "7-9"]), "first")
-    shifted = idea_keys("rutherford", "8k+b4l10 b N 1", "none", ["+N*4", "6-8", "4-6"])
-    assert ideas.match(shifted) == ("line", "first")
-    assert line_key(["+N*7", "9-11", "7-9"]) == line_key(["+N*4", "6-8", "4-6"]) == "+N*0 2-4 0-2"
+    ideas.add(idea_keys("rutherford", "8k+b4l6 b N 1", "none", line), "first")
+    assert ideas.match(idea_keys("rutherford", "8k+b4l10 b N 1", "none", line)) == ("line", "first")
+    shifted = ["+N*10", "7-9", "10-7", "9-11", "7-9"]
+    assert ideas.match(idea_keys("rutherford", "6k+b4l10 b N 1", "none", shifted)) == ("line", "first")
+    assert line_key(line) == line_key(shifted) == "+N*3 0-2 3-0 2-4 0-2"
     # Another move, or the same moves in another order, is another line.
-    assert line_key(["+N*7", "9-11", "7-10"]) != line_key(["+N*7", "9-11", "7-9"])
-    assert ideas.match(idea_keys("rutherford", "8k+b4l6 b S 1", "none", ["+N*7", "9-10", "7-9"])) is None
+    assert line_key(["+N*12", "9-11", "12-9", "11-13", "9-10"]) != line_key(line)
+    assert line_key(["+N*12", "12-9", "9-11", "11-13", "9-11"]) != line_key(line)
 
 
 def test_the_same_shape_is_the_same_idea():

@@ -40,14 +40,15 @@ _NUMBER = re.compile(r"[0-9]+")
 
 
 def line_key(solution: Iterable[str]) -> str | None:
-    """The main line with its squares counted from its first square: equal
-    for two lines that differ by a shift along the board (None for no line)."""
+    """The main line with its squares counted from the lowest it names (0):
+    equal for two lines that differ by a shift along the board (None for no
+    line)."""
     moves = list(solution)
     numbers = [int(n) for m in moves for n in _NUMBER.findall(m)]
     if not numbers:
         return None
-    first = numbers[0]
-    return " ".join(_NUMBER.sub(lambda n: str(int(n.group()) - first), m) for m in moves)
+    low = min(numbers)
+    return " ".join(_NUMBER.sub(lambda n: str(int(n.group()) - low), m) for m in moves)
 
 
 def idea_keys(variant: str, position: str, defender: str | None, solution: Iterable[str] | None = None,
