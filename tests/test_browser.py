@@ -273,7 +273,7 @@ def test_print_to_pdf_gives_a_page_per_problem(browser, tmp_path, solutions):
 
 
 def test_a_bundled_collection_booklet_with_verify(browser, tmp_path):
-    """The issue's acceptance: a bundled collection's booklet, verified, passes in the browser."""
+    """A bundled collection's booklet, verified, shows every problem sound in the browser."""
     path = _booklet(tmp_path, "examples", "--verify", "--solutions", "inline")
     problems = load(locate("examples"))
     page = Page(browser, path)
