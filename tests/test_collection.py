@@ -57,7 +57,7 @@ P = "k1P2H25 b G"  # a valid Ito position (mate in 1)
         # The position and the defender's hand are read at load time, with the
         # problem's variant, and named by file, line and id.
         (f"[ok]\nposition: {P}\n\n[bad]\nposition: k1P2H25 b X\n", "x.tsume:5: [bad] position: hands: unknown piece letter 'X'"),
-        ("[a]\nposition: K1p2h25 b G\n", "x.tsume:2: [a] position: tsume: the defender (White) has no king"),
+        ("[a]\nposition: K1p2h25 b G\n", "x.tsume:2: [a] position: the defender (White) has no king"),
         # Counts the hash tables cannot hold, and digits int() refuses, inside a position or hand.
         (f"[a]\nposition: {P}\ndefender: 30P\n", "x.tsume:3: [a] defender '30P': hands: 30 p"),
         ("[a]\nposition: k29K b \u00b2P 1\n", "x.tsume:2: [a] position: hands"),

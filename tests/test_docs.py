@@ -9,6 +9,8 @@ commands name problems that exist.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -71,3 +73,19 @@ def test_the_readme_commands_name_problems_that_exist():
     for collection, pid in named:
         path = ROOT / collection if "/" in collection else ROOT / "problems" / f"{collection.removesuffix('.tsume')}.tsume"
         assert pid in {p.id for p in load(path)}, (collection, pid)
+
+
+def test_the_readme_python_example_prints_what_its_comments_say():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = text.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]
+    # Each print(...) line's comment is its output ("..." stands for any text).
+    expected = [line.split("  # ", 1)[1].strip() for line in code.splitlines()
+                if line.startswith("print(") and "  # " in line]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    printed = out.getvalue().splitlines()
+    assert len(printed) == len(expected) >= 5
+    for want, got in zip(expected, printed):
+        pattern = ".*".join(re.escape(part) for part in want.split("..."))
+        assert re.fullmatch(pattern, got), (want, got)

@@ -48,6 +48,7 @@ from ..collection import Problem, save
 from ..conventions import tsume_position
 from ..errors import ArgumentError
 from ..files import write_atomic
+from ..outcome import Status, Verdict
 from ..render import diagram, plies
 from .classify import classify
 from .family import Family, parse_family
@@ -176,7 +177,7 @@ def run_shard(material: str, variant_spec: str, shard: int, max_plies: int,
         rec: dict[str, Any] = {"position": s.position, "status": s.status, "length": s.length,
                                "first_moves": list(s.first_moves), "method": s.method,
                                "verdict": None, "findings": [], "redundant": []}
-        if s.status == "mate":
+        if s.status == Status.MATE:
             c = classify(s, family)
             nodes += c.pop("nodes", 0)
             rec.update(c)
@@ -225,7 +226,8 @@ class Summary:
         return (self.positions_total - self.positions_done) / self.rate
 
 
-def _shard_path(out: Path, key: int) -> Path:
+def shard_path(out: Path, key: int) -> Path:
+    """The file of shard ``key`` in the census directory ``out``."""
     return out / f"shard-{key:02d}.json"
 
 
@@ -236,7 +238,8 @@ def _manifest(family: Family, max_plies: int) -> dict[str, Any]:
             "max_plies": max_plies}
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
+    """The JSON in ``path``, None if it is not JSON (a file cut short)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -255,7 +258,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(manifest, json.dumps(_manifest(family, max_plies), indent=1) + "\n")
         return set()
-    stored = _read_json(manifest) if manifest.is_file() else None
+    stored = read_json(manifest) if manifest.is_file() else None
     if not isinstance(stored, dict) or "family" not in stored:
         raise ArgumentError(f"{out} holds no {MANIFEST} of tsume census: it is not a census directory")
     if stored.get("family") != family.spec() or stored.get("max_plies") != max_plies:
@@ -266,7 +269,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
                             "resume with the same --max-length")
     done = set()
     for key in family.shards():
-        data = _read_json(_shard_path(out, key)) if _shard_path(out, key).is_file() else None
+        data = read_json(shard_path(out, key)) if shard_path(out, key).is_file() else None
         # A file that cannot be read back is run again (a write is atomic, so
         # only a hand-edited file is ever partial).
         if isinstance(data, dict) and data.get("family") == family.spec() and data.get("max_plies") == max_plies \
@@ -280,9 +283,9 @@ def read_shards(out_dir: "str | os.PathLike", family: Family) -> list[dict[str, 
     out = Path(out_dir)
     shards = []
     for key in family.shards():
-        data = _read_json(_shard_path(out, key))
+        data = read_json(shard_path(out, key))
         if not isinstance(data, dict):
-            raise ArgumentError(f"{_shard_path(out, key)}: not a shard file of tsume census")
+            raise ArgumentError(f"{shard_path(out, key)}: not a shard file of tsume census")
         shards.append(data)
     return shards
 
@@ -347,7 +350,7 @@ def census(
                       workers=parallel, estimate_mb=per_shard, budget_mb=budget, factor=factor,
                       factor_exact=probed, node_limit=guard)
     for key in sorted(done):
-        data = _read_json(_shard_path(out, key))
+        data = read_json(shard_path(out, key))
         summary.positions_done += len(data["records"])
     todo = [k for k in keys if k not in done]
     own = executor is None and bool(todo)
@@ -379,7 +382,7 @@ def census(
                 except Exception as exc:
                     failure = failure or exc
                     continue
-                write_atomic(_shard_path(out, key), json.dumps(result, separators=(",", ":")) + "\n")
+                write_atomic(shard_path(out, key), json.dumps(result, separators=(",", ":")) + "\n")
                 summary.shards_done += 1
                 summary.positions_done += len(result["records"])
                 summary.positions_run += len(result["records"])
@@ -428,7 +431,7 @@ def _longest(records: list[dict[str, Any]]) -> dict[str, Any] | None:
            "first_moves": best["first_moves"]}
     if best.get("solution") is not None:
         out["solution"] = best["solution"]
-    if best["verdict"] == "sound":
+    if best["verdict"] == Verdict.SOUND:
         out["redundant"] = best["redundant"]
     return out
 
@@ -440,8 +443,8 @@ def table(records: list[dict[str, Any]], *, stats: list[dict[str, Any]] | None =
     verdicts, the longest sound problem and the longest mate; with the shards'
     ``stats``, the positions per second of each method (``rates``, the only
     part that depends on the machine)."""
-    mates = [r for r in records if r["status"] == "mate"]
-    sound = [r for r in mates if r["verdict"] == "sound"]
+    mates = [r for r in records if r["status"] == Status.MATE]
+    sound = [r for r in mates if r["verdict"] == Verdict.SOUND]
     economical = [r for r in sound if not r["redundant"]]
     verdicts: dict[str, int] = {}
     for r in mates:
@@ -509,7 +512,7 @@ def sound_problems(records: list[dict[str, Any]], shard_of: dict[str, int], fami
     ids ``census-<variant>-<n>``, the provenance naming the family."""
     from .. import __version__
 
-    sound = sorted((r for r in records if r["status"] == "mate" and r["verdict"] == "sound"),
+    sound = sorted((r for r in records if r["status"] == Status.MATE and r["verdict"] == Verdict.SOUND),
                    key=lambda r: (-r["length"], r["position"]))
     width = max(4, len(str(len(sound))))
     problems = []

@@ -40,7 +40,7 @@ from ..conventions import tsume_position
 from ..errors import ArgumentError
 from ..variant import get_variant
 from .candidate import Candidate, canonical_key
-from .filters import STAGES, Limits, consider
+from .filters import STAGES, Criteria, consider
 from .material import Material, parse_material
 from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 
@@ -59,7 +59,7 @@ class Settings:
     methods: tuple[str, ...] = METHODS
     seed: int = 1
     material: str | None = None
-    limits: Limits = field(default_factory=Limits)
+    limits: Criteria = field(default_factory=Criteria)
     shard_size: int = 40
     breadth: int = 6
     generation: int = 8  # shards per generation (see the module docstring)
@@ -531,5 +531,5 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     var = get_variant(variant).name
     ps = tuple((p.position, p.defender) for p in (parents or []))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
-                    limits=Limits(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
+                    limits=Criteria(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
                     parents=ps, per_length=per_length).check()
