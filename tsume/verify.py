@@ -58,10 +58,11 @@ __all__ = [
     "QUESTIONS",
 ]
 
-# Every finding kind, and what it weighs (Severity).  Some weights depend on
-# the switches: a final-move alternative and a detour are defects with
-# ``strict``, an excused longer variation is information (see _attacker_turn
-# and _defender_turn).
+# Every finding kind.  Its weight (a Severity) is given where the finding is
+# made, and some depend on the switches: a final-move alternative and a detour
+# are blemishes, defects with ``strict`` (_attacker_turn); a longer variation
+# "2 plies longer, pieces left" is information with ``longer_with_leftover_ok``
+# (_defender_turn, _check_solution).
 FINDING_KINDS = (
     "no-mate",
     "yozume",
