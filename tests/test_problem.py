@@ -25,7 +25,7 @@ from tsume.census.retro import solve_dfpn
 from tsume.cli import main
 from tsume.collection import Record, find, load, loads, locate
 from tsume.compose.candidate import Candidate
-from tsume.compose.filters import Criteria, mate, sound
+from tsume.compose.filters import Criteria, consider, mate, sound
 from tsume.position import Position
 from tsume.problem import NONE, REST
 from tsume.sat import sat_solve
@@ -37,6 +37,9 @@ from tsume.verify import sound_report, verify
 NONE_ID = "ito-L03-0007"
 NONE_TEXT = "1k3C+g3T1+f18 b FGP 1"
 RECORD = find(load(locate("bench-ito")), NONE_ID)
+# seed-ito's ito-c0029, for the paths that keep only sound problems: with
+# `defender: none` a sound mate in 1 (C18-10), with the rest no mate.
+SOUND_TEXT = "4k1t3K6C13 b - 1"
 
 
 def cli(*args: str) -> tuple[int, str]:
@@ -154,8 +157,13 @@ def test_verify(reference):
         report = verify(given)
         assert report.position == reference["position"]
         assert (report.length, report.mainline) == (reference["length"], reference["mainline"])
-    sound_one, _ = sound_report(RECORD.problem())
-    assert sound_one is None or sound_one.length == reference["length"]
+    code, out = cli("verify", SOUND_TEXT, "--defender-hand", "none", "--json")
+    (expected,) = json.loads(out)["problems"]
+    assert code == 0 and expected["verdict"] == "sound" and expected["mainline"] == ["18-10"]
+    report, _ = sound_report(Problem(SOUND_TEXT, defender="none"))
+    assert report is not None and report.verdict == Verdict.SOUND
+    assert (report.position, report.mainline) == (expected["position"], expected["mainline"])
+    assert verify(SOUND_TEXT).verdict == Verdict.UNSOUND  # the rest of the set: no mate
 
 
 def test_sat_solve(reference):
@@ -185,9 +193,12 @@ def test_the_composers_filters(reference):
     r, _ = mate(c, Criteria())
     assert r is not None
     _same(r, reference)
-    report, _ = sound(c, Criteria(), length=3)
-    assert report is None or report.mainline == reference["mainline"]
     assert mate(Candidate.from_position(Position(NONE_TEXT), None), Criteria())[0] is None  # the rest: no mate
+    kept = Candidate.from_position(Position(SOUND_TEXT), "none")
+    report, _ = sound(kept, Criteria(), length=1)
+    assert report is not None and report.mainline == ["18-10"]
+    assert consider(kept, Criteria()).stage == "accepted"
+    assert sound(Candidate.from_position(Position(SOUND_TEXT), None), Criteria())[0] is None
 
 
 def test_the_census_classifier():
