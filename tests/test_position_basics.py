@@ -224,6 +224,9 @@ def test_copies_with_changes_equal_the_positions_read_from_their_strings():
         p.with_changes([(40, 2)], [[0] * 7, [0] * 7], 0)
     with pytest.raises(PositionError):
         p.with_hands([[0] * 6, [0] * 7])
+    for count in (-1, 300):
+        with pytest.raises(PositionError):
+            p.with_hands([[count] + [0] * 6, [0] * 7])
 
 
 def test_move_ints_of_another_board_are_refused_not_crashed_on():
