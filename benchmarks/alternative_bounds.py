@@ -34,6 +34,7 @@ import dataclasses
 
 from tsume.conventions import tsume_position
 from tsume.errors import TsumeError
+from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
 
 
@@ -53,7 +54,7 @@ def main() -> int:
     try:
         pos = tsume_position(args.position, args.variant, defender_hand=args.defender_hand)
         bounds = [int(x) for x in args.bounds.split(",")]
-        search = Search(pos, node_limit=args.node_limit, options=parse_options(args.option))
+        search = Search(pos, limits=Limits(nodes=args.node_limit), options=parse_options(args.option))
         move = pos.parse_move(args.move)
         if move not in pos.checks():
             raise ValueError(f"{args.move} is not a check")

@@ -26,9 +26,10 @@ import time
 from collections.abc import Iterator
 
 from tsume.collection import load, locate
-from tsume.dfpn import PROVEN, DfPn, Options
 from tsume.errors import TsumeError
 from tsume.generate import random_tsume
+from tsume.limits import Limits
+from tsume.search import Options, Search, SearchLimit
 from tsume.verify import verify
 
 
@@ -37,7 +38,11 @@ def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str,
     for seed in range(first, first + count):
         rng = random.Random(seed)
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
-        if DfPn(pos, node_limit=20_000).search(15) == PROVEN:
+        try:
+            mates = Search(pos, limits=Limits(nodes=20_000)).mate(15)
+        except SearchLimit:
+            continue
+        if mates:
             yield f"{variant}-seed-{seed}", pos, "none" if seed % 3 == 0 else None
 
 

@@ -13,6 +13,7 @@ from tsume.cli import main
 from tsume.collection import load, locate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.errors import TsumeError
+from tsume.limits import Limits
 from tsume.position import Position
 from tsume.search import OverBudget, Search, SearchLimit
 from tsume.variant import get_variant
@@ -22,8 +23,8 @@ from tsume.verify import LENGTH_BUDGET, verify
 ROOT = "g+Tkt1F+hHC2K19 b G2P 1"
 
 
-def _search(**limits) -> Search:
-    return Search(tsume_position(ROOT, "ito"), **limits)
+def _search(limits: Limits | None = None) -> Search:
+    return Search(tsume_position(ROOT, "ito"), limits=limits)
 
 
 def test_a_budget_large_enough_gives_the_exact_length():
@@ -45,7 +46,7 @@ def test_a_spent_budget_leaves_proven_bounds_around_the_length():
 def test_the_limits_still_stop_a_budgeted_question():
     first = _search()
     first.first_proof()
-    search = _search(node_limit=first.nodes + 30)
+    search = _search(Limits(nodes=first.nodes + 30))
     with pytest.raises(SearchLimit) as err:
         search.value_within(None, 10**6)
     assert not isinstance(err.value, OverBudget)

@@ -16,12 +16,13 @@ import pytest
 
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
+from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
 
 
 def _read(pos, prune: bool, node_limit: int = 400_000) -> tuple[list[int], int, int]:
     """(line, leftover, attacker nodes read) of the best line from ``pos``, on a fresh search."""
-    search = Search(pos, node_limit=node_limit, options=Options(leftover_pruning=prune))
+    search = Search(pos, limits=Limits(nodes=node_limit), options=Options(leftover_pruning=prune))
     assert search.mate()
     v = search.value()
     before = search.stats()["lines_read"]
@@ -57,7 +58,7 @@ def test_pruned_and_full_readings_agree_on_random_mates(variant):
     for _ in range(80):
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
         try:
-            if not Search(pos, node_limit=5_000).mate():
+            if not Search(pos, limits=Limits(nodes=5_000)).mate():
                 continue
             pruned = _read(pos, True, 20_000)
             full = _read(pos, False, 20_000)

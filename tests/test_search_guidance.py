@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tsume.collection import load, locate
 from tsume.conventions import tsume_position
+from tsume.limits import Limits
 from tsume.search import Options, Search
 from tsume.solve import solve
 
@@ -16,7 +17,7 @@ def _no_mate_after(options: Options) -> tuple[bool, int]:
     # the attacker's many Cannon drops made the king's escapes look hard to
     # refute, and the search wandered into the other defences.
     pos = tsume_position("1kTfc1G4T1F5K11 b PCHG 2", "ito", defender_hand="none")
-    search = Search(pos, options=options, node_limit=400_000)
+    search = Search(pos, options=options, limits=Limits(nodes=400_000))
     search.walk(pos.parse_move("G*6"))
     answer = True
     for b in (1, 3, 5, 7, 9, None):

@@ -17,6 +17,7 @@ import pytest
 
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
+from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
 
 
@@ -25,7 +26,7 @@ def _shortest(pos, descend: bool) -> tuple[int, int, int]:
     fresh, solved engine that searches at once past the first bound (random
     mates are short: past the default Options.short_first few would be left
     for the descent)."""
-    search = Search(pos, node_limit=40_000, options=Options(short_first=1))
+    search = Search(pos, limits=Limits(nodes=40_000), options=Options(short_first=1))
     assert search.mate()
     first = search.proof_length()
     before = search.nodes
@@ -41,7 +42,7 @@ def test_climbing_down_and_up_find_the_same_length(variant):
     for _ in range(150):
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
         try:
-            if not Search(pos, node_limit=5_000).mate():
+            if not Search(pos, limits=Limits(nodes=5_000)).mate():
                 continue
         except SearchLimit:
             continue

@@ -30,11 +30,12 @@ import click
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from ._engine import PanicException
 from .clock import process_seconds
-from .collection import Problem, bundled_names, find, load, locate
-from .conventions import tsume_position
+from .collection import Record, bundled_names, find, load, locate
 from .files import write_atomic
 from .errors import ArgumentError, TsumeError, quote
+from .limits import Limits
 from .notation import ascii_int
+from .outcome import Status, Verdict
 from .perft import divide, perft
 from .position import Position
 from .render import counted, describe, diagram, mated, numbered, plies, sorted_moves, wrap_words
@@ -246,10 +247,19 @@ def limit_options(func: F) -> F:
     return func
 
 
+def _looks_like_a_path(text: str) -> bool:
+    """Whether a POSITION argument reads as a file name, so that a missing one is
+    "no such file" and never a position with too few fields: it holds a ``/``
+    or a ``\\``, starts with ``~``, ends in ``.tsume``, or is one word with a
+    dot (a position string has none of these)."""
+    return (any(mark in text for mark in ("/", "\\", os.sep)) or text.startswith("~")
+            or text.lower().endswith(".tsume") or ("." in text and len(text.split()) == 1))
+
+
 def _is_position_text(text: str) -> bool:
     """A position has three or four fields; a FILE given in its place has one
-    (or is an existing file whose name holds spaces)."""
-    if len(text.split()) < 2:
+    (or is an existing file whose name holds spaces, or looks like a path)."""
+    if len(text.split()) < 2 or _looks_like_a_path(text):
         return False
     try:
         return not Path(text).is_file()
@@ -257,7 +267,7 @@ def _is_position_text(text: str) -> bool:
         return True
 
 
-def open_collection(file: str) -> tuple[Path, list[Problem]]:
+def open_collection(file: str) -> tuple[Path, list[Record]]:
     """The collection FILE names and its problems: a path if it exists, else a
     bundled collection's name (:func:`tsume.collection.locate`), read by
     :func:`tsume.collection.load`.  How every command reads a FILE."""
@@ -267,12 +277,13 @@ def open_collection(file: str) -> tuple[Path, list[Problem]]:
 
 def load_problems(
     position: str | None, file: str | None, pid: str | None, variant_spec: str | None, *, every: bool = False
-) -> list[Problem]:
+) -> list[Record]:
     """The problems a command was given: a POSITION string, or --file FILE with --id ID.
 
     FILE is a path or the name of a bundled collection.  For the old spelling
     ``tsume verify FILE``, a POSITION argument that is not a position string
-    (a position has at least three space-separated fields) is taken as FILE.
+    (a position has at least three space-separated fields), or that reads as
+    a file name (:func:`_looks_like_a_path`), is taken as FILE.
     Without --id, a FILE must hold exactly one problem unless ``every``.
     ``--variant`` overrides the collection's variant.  A POSITION of None is
     the variant's start position (``show`` and ``perft``).
@@ -281,6 +292,8 @@ def load_problems(
         try:
             locate(position)
         except TsumeError:
+            if _looks_like_a_path(position):
+                raise  # "no such file": it cannot have been meant as a position
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
                 f"position {quote(position)}: expected '<board> <side> <hands> [<move number>]', got 1 field; "
@@ -301,19 +314,20 @@ def load_problems(
         return problems
     if pid is not None:
         raise TsumeError("--id needs a collection FILE: --file FILE (a path, or the name of a bundled one)")
-    return [Problem(id="position", position=position, variant=variant_spec or "ito")]  # type: ignore[arg-type]
+    return [Record(id="position", position=position, variant=variant_spec or "ito")]  # type: ignore[arg-type]
 
 
 def load_position(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> Position:
     """The one position of show and perft (the start position if none is given).
 
-    A collection problem is taken as it is solved: the defender holds what its
+    A collection problem is taken as it is solved (:meth:`Record.problem
+    <tsume.collection.Record.problem>`): the defender holds what its
     ``defender:`` line says, by default the rest of the set.  A POSITION is
     taken as written.
     """
     pr = load_problems(position, file, pid, variant_spec)[0]
     if pr.source is not None:  # read from a collection
-        return _problem_position(pr)
+        return pr.problem().position()
     return Position(pr.position, get_variant(pr.variant))
 
 
@@ -327,6 +341,16 @@ def main() -> None:
     """
 
 
+def _subcommand(ctx: click.Context) -> str:
+    """The command a usage error is about, without the program's name (which
+    heads every message already): ``solve`` for ``tsume solve``."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
 def run(args: list[str] | None = None) -> None:
     """The console entry point: click's own usage errors also become one line and status 2."""
     try:
@@ -336,7 +360,7 @@ def run(args: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
-        where = f"{ctx.command_path}: " if ctx is not None else ""
+        where = f"{_subcommand(ctx)}: " if ctx is not None and ctx.parent is not None else ""
         hint = ""
         if isinstance(exc, click.NoSuchOption) and exc.option_name == "-v":
             hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
@@ -414,12 +438,7 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
 
 
-def _problem_position(pr: Problem) -> Position:
-    """A collection problem's position as the solver reads it (the defender's hand filled in)."""
-    return tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
-
-
-def _problem_heading(pr: Problem) -> str:
+def _problem_heading(pr: Record) -> str:
     """``ito-09: A title, by someone (mate in 9)``: what a diagram of a collection problem is headed with."""
     words = pr.id
     if pr.title:
@@ -438,7 +457,7 @@ def _problem_heading(pr: Problem) -> str:
 _LIST_TITLE_WIDTH = 40
 
 
-def _list_rows(problems: list[Problem]) -> list[tuple[str, ...]]:
+def _list_rows(problems: list[Record]) -> list[tuple[str, ...]]:
     """The cells of ``tsume list``: id, variant, stated and proven length, title, tags ("-" for none)."""
 
     def number(n: int | None) -> str:
@@ -549,10 +568,8 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
     :data:`~tsume.render.LINE_WIDTH` columns, with ``#`` on its mating move.
     ``Move strings:`` keeps the plain main line, ready for ``--solution``.
     """
-    from .solve import MATE, NOMATE
-
     out = [diagram(pos, compact=True, tsume=True), ""]
-    if result.status == MATE:
+    if result.status == Status.MATE:
         out.append(f"Mate in {plies(result.length)}.")
         out.extend(wrap_words(_MAIN_LINE_HEAD, numbered(mated(result.readable)), " " * len(_MAIN_LINE_HEAD)))
         out.append("Move strings: " + " ".join(result.mainline))
@@ -569,7 +586,7 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
                     moves = numbered(mated(v.readable_line)[1:], v.ply + 1)
                     out.extend(wrap_words(f"{head}  -> {plies(v.length)}, leftover {v.leftover}: ",
                                           moves, _VARIATION_INDENT))
-    elif result.status == NOMATE:
+    elif result.status == Status.NOMATE:
         bound = result.stats.get("max_length")
         out.append(f"No mate within {plies(bound)}." if bound else "No mate.")
     else:
@@ -580,10 +597,10 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
         for fm in result.first_moves:
             # The engines name first moves by move string; read as the main line is.
             move = pos.move_readable(pos.parse_move(fm["move"]))
-            if fm["status"] == MATE and fm["length"]:
+            if fm["status"] == Status.MATE and fm["length"]:
                 what = f"mate in {plies(fm['length'])}"
             else:
-                what = "no mate" if fm["status"] == NOMATE else fm["status"]
+                what = "no mate" if fm["status"] == Status.NOMATE else fm["status"]
             out.append(f"  {move}: {what}")
     st = result.stats
     if st.get("engine") == "sat":
@@ -654,28 +671,22 @@ def solve_command(
             raise TsumeError("--nodes is a df-pn limit; --engine sat takes --time-limit and --memory")
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE --id ID")
-    pr = load_problems(position, file, pid, variant_spec)[0]
-    variant = get_variant(pr.variant)
-    pos = tsume_position(pr.position, variant, defender_hand=defender_hand or pr.defender)
+    problem = load_problems(position, file, pid, variant_spec)[0].problem(defender=defender_hand)
+    pos = problem.position()
     # The limit counts from the command's start (Python's start-up and imports included).
     left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
     if engine == "sat":
         from .sat import DEFAULT_MEMORY_MB, sat_solve
 
-        result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
-                           all_first_moves=all_first_moves, time_limit=left,
-                           memory_limit_mb=memory_mb or DEFAULT_MEMORY_MB)
+        result = sat_solve(problem, max_length=max_length, all_first_moves=all_first_moves,
+                           limits=Limits(time=left, memory=memory_mb or DEFAULT_MEMORY_MB))
         result.stats["max_length"] = max_length
         _print_result(result, pos, as_json, verbose)
     result = solve(
-        pos,
-        variant=variant,
+        problem,
         max_length=max_length,
-        time_limit=left,
-        node_limit=node_limit,
-        memory_limit_mb=memory_mb,
+        limits=Limits(time=left, nodes=node_limit, memory=memory_mb),
         progress=_progress_printer(not quiet),
-        defender_hand="as-given",
         all_first_moves=all_first_moves,
     )
     if max_length is not None:
@@ -685,19 +696,119 @@ def solve_command(
 
 def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoReturn:
     """Print a solve result (either engine) and exit with its status."""
-    from .solve import MATE, NOMATE
-
     if as_json:
         data = result.to_dict()
-        if data["leftover"] is None and result.status == MATE:
+        if data["leftover"] is None and result.status == Status.MATE:
             data["leftover"] = "-"
         echo(json.dumps(data))
     else:
         echo(_human_report(result, pos, verbose))
-    sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
+    sys.exit(EXIT_MATE if result.status == Status.MATE else EXIT_NOMATE if result.status == Status.NOMATE
+             else EXIT_LIMIT)
 
 
 # --- verify -----------------------------------------------------------------------------------
+
+#: The widest id column of ``tsume verify``'s table (a longer id pushes its own line's cells right).
+_ID_WIDTH = 40
+#: How many ids a summary names per verdict that needs a look, before "and N more".
+_SUMMARY_IDS = 5
+
+
+class _ProgressLine:
+    """The progress of a command over a collection, on stderr.
+
+    On a terminal it is one line redrawn in place and erased before anything
+    is printed on stdout (:meth:`clear`), so that it never mixes with the
+    output, and erased at the end.  Elsewhere (a log file) it is a line every
+    10 s at most, as ``tsume compose`` and ``tsume census`` write theirs.
+    Progress is a courtesy: a closed stderr never stops the work.
+    """
+
+    def __init__(self, enabled: bool, verb: str, total: int) -> None:
+        self.enabled = enabled
+        self.tty = enabled and sys.stderr.isatty()
+        self.verb = verb
+        self.total = total
+        self.head = ""
+        self.shown = False
+        self.last = time.monotonic()
+
+    def start(self, n: int, pid: str, note: str = "") -> None:
+        """Problem ``n`` (from 1), whose id is ``pid``, is started (or, with a
+        ``note`` such as its verdict, done)."""
+        self.head = f"tsume: {self.verb} {n}/{self.total} {pid}"
+        self._show(f"{self.head}: {note}" if note else self.head)
+
+    def searching(self, stats: dict) -> None:
+        """A search's progress report (``solve()``'s and ``verify()``'s ``progress``)."""
+        self._show(f"{self.head}: {stats['nodes']:,} nodes, {stats['seconds']:.1f} s")
+
+    def _show(self, line: str) -> None:
+        if self.tty:
+            self._draw(line)
+        elif self.enabled and time.monotonic() - self.last >= 10:
+            self.last = time.monotonic()
+            self._write(line + "\n")
+
+    def clear(self) -> None:
+        """Erase the line (before a line of output on a terminal)."""
+        if self.shown:
+            self.shown = False
+            self._write("\r\x1b[K")
+
+    def _draw(self, line: str) -> None:
+        self.shown = True
+        self._write("\r" + line[: _terminal_width() - 1] + "\x1b[K")
+
+    @staticmethod
+    def _write(text: str) -> None:
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _terminal_width() -> int:
+    """The width of the terminal stderr is on: a progress line longer than it
+    would wrap, and a carriage return would then redraw only its last row."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):  # not a terminal, or no file descriptor (tests)
+        return 80
+
+
+def _verify_table_row(cells: tuple[str, ...], id_width: int) -> str:
+    """One line of ``tsume verify``'s table: id, verdict, proven length, [nodes,
+    seconds,] finding kinds."""
+    pid, verdict, length, *rest = cells
+    numbers = "".join(f"  {cell:>10}" for cell in rest[:-1])
+    return f"{pid:<{id_width}}  {verdict:<7}  {length:>6}{numbers}  {rest[-1]}".rstrip()
+
+
+def _verify_row_cells(report: Any, verbose: bool) -> tuple[str, ...]:
+    """A report's cells in ``tsume verify``'s table (docs/verify.md, "A collection")."""
+    kinds = ", ".join(dict.fromkeys(f.kind for f in report.findings)) or "-"
+    length = "-" if report.length is None else str(report.length)
+    if not verbose:
+        return (str(report.id), report.verdict, length, kinds)
+    st = report.stats
+    return (str(report.id), report.verdict, length, f"{st.get('nodes', 0):,}", f"{st.get('seconds', 0):.2f}", kinds)
+
+
+def _verify_summary(reports: list[Any], seconds: float) -> str:
+    """The closing line of ``tsume verify`` on a collection: the count of each
+    verdict, the time, and the ids of the problems that need a look."""
+    verdicts = [r.verdict for r in reports]
+    counts = ", ".join(f"{verdicts.count(v)} {v}" for v in Verdict)
+    out = f"{counted(len(reports), 'problem', 'problems')}: {counts}; {seconds:.1f} s"
+    for verdict in (Verdict.UNSOUND, Verdict.UNKNOWN):
+        ids = [str(r.id) for r in reports if r.verdict == verdict]
+        if ids:
+            more = f" and {len(ids) - _SUMMARY_IDS} more" if len(ids) > _SUMMARY_IDS else ""
+            out += f"; {verdict}: {', '.join(ids[:_SUMMARY_IDS])}{more}"
+    return out
 
 
 @main.command("verify")
@@ -713,9 +824,12 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
                    "past them its length is shown as bounds, with a mating line.")
 @click.option("--exact-lengths", "exact_lengths", is_flag=True,
               help="Read every mating alternative's exact length and best line, however long it takes.")
+@click.option("--full", is_flag=True,
+              help="For a collection, every problem's full report (as for one problem), not a line each.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @verbose_option
-@quiet_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress lines on stderr; for a collection, only the summary line (with --full, the reports too).")
 @friendly_errors
 def verify_command(
     variant_spec: str | None,
@@ -732,6 +846,7 @@ def verify_command(
     memory_mb: float | None,
     length_budget: int | None,
     exact_lengths: bool,
+    full: bool,
     as_json: bool,
     verbose: bool,
     quiet: bool,
@@ -739,11 +854,14 @@ def verify_command(
     """Verify the soundness of one POSITION, of the problem --id ID of --file FILE,
     or of every problem in FILE (also spelled `tsume verify FILE`).
 
+    One problem gets a full report; a collection a line per problem (id,
+    verdict, proven length, the kinds of its findings) and a summary line.
+
     Exit status: 0 every problem sound or flawed (tolerated blemishes only),
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
     proof), 2 bad input, 70 internal error.
     """
-    from .verify import LENGTH_BUDGET, UNKNOWN, UNSOUND, format_report, verify
+    from .verify import LENGTH_BUDGET, format_report, verify
 
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE (every problem, or one with --id ID)")
@@ -758,39 +876,53 @@ def verify_command(
         problems[0].length = stated_length
         problems[0].solution = solution.split() if solution else None
     reports = []
+    many = len(problems) > 1
+    # A collection: a table, one line per problem, unless --full (or --json).
+    table = many and not full and not as_json
+    id_width = min(_ID_WIDTH, max(len("ID"), *(len(pr.id) for pr in problems)))
+    if table and not quiet:
+        columns = ("ID", "VERDICT", "PROVEN") + (("NODES", "SECONDS") if verbose else ()) + ("FINDINGS",)
+        echo(_verify_table_row(columns, id_width))
+    # One problem reports its search as solve does; a collection on one line.
+    status = _ProgressLine(many and not quiet, "verifying", len(problems))
+    searching = status.searching if many else _progress_printer(not quiet)
+    started = time.monotonic()
     # Per problem; the first one's limit counts from the command's start (as solve's).
     first_limit = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
-    for n, pr in enumerate(problems, 1):
-        if not quiet and len(problems) > 1:
-            click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
-        report = verify(
-            pr,
-            variant=pr.variant,
-            defender_hand=defender_hand,
-            strict=strict,
-            longer_with_leftover_ok=longer_ok,
-            time_limit=first_limit if n == 1 else time_limit,
-            node_limit=node_limit,
-            memory_limit_mb=memory_mb,
-            progress=_progress_printer(not quiet),
-            length_budget=budget,
-        )
-        reports.append(report)
-        if not as_json:
-            pos = Position(report.position, get_variant(report.variant))
-            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
-            if verbose:
-                st = report.stats
-                echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
-                echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
-            echo("")
+    try:
+        for n, pr in enumerate(problems, 1):
+            status.start(n, pr.id)
+            report = verify(
+                pr,
+                defender_hand=defender_hand,
+                strict=strict,
+                longer_with_leftover_ok=longer_ok,
+                limits=Limits(time=first_limit if n == 1 else time_limit, nodes=node_limit, memory=memory_mb),
+                progress=searching,
+                length_budget=budget,
+            )
+            reports.append(report)
+            status.clear()
+            if table:
+                if not quiet:
+                    echo(_verify_table_row(_verify_row_cells(report, verbose), id_width))
+            elif not as_json:
+                pos = pr.problem(defender=defender_hand).position()
+                echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
+                if verbose:
+                    st = report.stats
+                    echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+                    echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
+                echo("")
+    finally:
+        status.clear()
     verdicts = [r.verdict for r in reports]
     if as_json:
         echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
-    elif len(reports) > 1:
-        counts = {v: verdicts.count(v) for v in ("sound", "flawed", "unsound", "unknown") if v in verdicts}
-        echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
-    sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else EXIT_SOUND)
+    elif many:
+        echo(_verify_summary(reports, time.monotonic() - started))
+    sys.exit(EXIT_UNSOUND if Verdict.UNSOUND in verdicts else EXIT_LIMIT if Verdict.UNKNOWN in verdicts
+             else EXIT_SOUND)
 
 
 if __name__ == "__main__":  # pragma: no cover
@@ -810,27 +942,11 @@ def _status_line(line: str, tty: bool) -> None:
         pass
 
 
-def _dask_executor(scheduler: str | None) -> "tuple[Any, Any]":
-    """``(client, executor)`` for ``--scheduler ADDRESS`` (``(None, None)``
-    without it): the Dask client (the caller closes it) and its
-    concurrent.futures executor.  One-line errors without Dask or a scheduler."""
-    if scheduler is None:
-        return None, None
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
-    return client, client.get_executor()
-
-
 def _compose_progress(enabled: bool, count: int | None, time_limit: float | None) -> "Callable[[Any], None] | None":
-    """The progress bar of ``tsume compose`` on stderr: accepted problems by
-    length, candidates per second and the time left (redrawn in place on a
-    terminal, one line every 10 s otherwise)."""
+    """The progress bar of ``tsume compose`` on stderr: problems accepted (by
+    length), candidates tried, mates found and the longest so far (the
+    running shards included), candidates per second and the time left
+    (redrawn in place on a terminal, one line every 10 s otherwise)."""
     if not enabled:
         return None
     tty = sys.stderr.isatty()
@@ -841,7 +957,7 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
         if not tty and now - last[0] < 10:
             return
         last[0] = now
-        rate = s.candidates / s.elapsed if s.elapsed > 0 else 0.0
+        rate = s.tried / s.elapsed if s.elapsed > 0 else 0.0
         lengths = " ".join(f"{k}:{v}" for k, v in sorted(s.by_length.items())) or "-"
         left = []
         if time_limit is not None:
@@ -853,8 +969,9 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
         if count is not None:
             done = min(20, 20 * s.total // count)
             bar = f"[{'#' * done}{'.' * (20 - done)}] {s.total}/{count} "
+        longest = f", longest {s.longest_seen}" if s.longest_seen else ""
         line = (f"tsume: composing {bar}accepted {s.accepted} (by length {lengths}), "
-                f"{s.candidates:,} candidates, {rate:.1f}/s{eta}")
+                f"{s.tried:,} tried, {s.mating:,} mates{longest}, {rate:.1f}/s{eta}")
         _status_line(line, tty)
 
     return report
@@ -898,15 +1015,14 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     74 when FILE could not be written, 130 on Ctrl-C (FILE holds every problem
     accepted until then)."""
     from .compose.run import compose, settings_from
+    from .shards import dask_executor
 
     if count is None and time_limit is None:
         count = 10
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length)
-    client, executor = _dask_executor(scheduler)
-
-    def accepted(problem: Problem, record: dict) -> None:
+    def accepted(problem: Record, record: dict) -> None:
         if as_json:
             echo(json.dumps({
                 "id": problem.id, "variant": problem.variant, "position": problem.position,
@@ -916,20 +1032,19 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
             }))
 
     try:
-        summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers, executor=executor,
-                          resume=resume, on_accept=accepted,
-                          progress=_compose_progress(not quiet, count, time_limit))
+        with dask_executor(scheduler) as executor:
+            summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers,
+                              executor=executor, resume=resume, on_accept=accepted,
+                              progress=_compose_progress(not quiet, count, time_limit))
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
-    finally:
-        if client is not None:
-            client.close()
     if not quiet:
         if sys.stderr.isatty():
             click.echo("", err=True)
         click.echo(f"tsume: composed {summary.accepted} new problem(s), {summary.total} in {out}; "
                    f"{summary.candidates:,} candidates in {summary.shards} shard(s), {summary.elapsed:.1f} s "
-                   f"(stopped on {summary.stopped})", err=True)
+                   f"(stopped on {summary.stopped}); refused {summary.duplicates} as the same idea as an earlier "
+                   f"problem, {summary.over_quota} for their length's share", err=True)
 
 
 # --- booklet ----------------------------------------------------------------------------------
@@ -967,30 +1082,28 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     problems = load(path)
     if pids:
         problems = [find(problems, pid, str(path)) for pid in pids]
-    tty = sys.stderr.isatty()
     troubled: list[str] = []
+    status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
         # As `tsume verify` exits: a flawed problem is marked, not a failure.
-        if entry.status != "mate" or entry.verdict not in (None, "sound", "flawed"):
+        if entry.status != Status.MATE or entry.verdict not in (None, Verdict.SOUND, Verdict.FLAWED):
             troubled.append(entry.problem.id)
-        if quiet:
-            return
-        word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
-        line = f"tsume: booklet {done}/{total} {entry.problem.id}: {word}"
-        _status_line(line, tty)
+        word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
+        status.start(done, entry.problem.id, word)
 
     name = Path(str(path)).stem
-    html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
-                 node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
-                 time_limit=time_limit, source=name, progress=report)
+    try:
+        limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
+        html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
+                     source=name, progress=report)
+    finally:
+        status.clear()
     try:
         write_atomic(out, html)
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
-        if tty:
-            click.echo("", err=True)
         extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
@@ -1053,16 +1166,15 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
     from .census.family import parse_family
     from .census.run import census, table_text
 
+    from .shards import dask_executor
+
     family = parse_family(material, variant_spec or "ito")
-    client, executor = _dask_executor(scheduler)
     try:
-        summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
-                         memory_mb=memory_mb, progress=_census_progress(not quiet))
+        with dask_executor(scheduler) as executor:
+            summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
+                             memory_mb=memory_mb, progress=_census_progress(not quiet))
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
-    finally:
-        if client is not None:
-            client.close()
     if not quiet:
         if sys.stderr.isatty():
             click.echo("", err=True)

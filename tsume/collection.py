@@ -35,13 +35,42 @@ from typing import Any
 from .errors import QUOTE_LIMIT, TsumeError, quote
 from .files import write_atomic
 from .notation import ascii_int
-from .variant import get_variant
+from .problem import DefenderHand
+from .problem import Problem as Tsume
+from .variant import Variant, get_variant
 
-__all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
+__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
 
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
               "provenance", "rating")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+#: A ``#`` standing alone as a word -- at the start of a value or after a space
+#: or tab, and before a space, a tab or the end of the line -- with the
+#: backslashes right before it.  Without any, it starts a comment; with some,
+#: it is text, one backslash fewer (``\#`` reads ``#``), so that any value can
+#: be written and read back.  A ``#`` inside a word (``C#``, ``#5``, ``P*2#``)
+#: is always text.
+_COMMENT = re.compile(r"(?:(?<=[ \t])|^)(\\*)#(?=[ \t]|$)")
+
+
+def _read_value(text: str) -> str:
+    """The value of a line from what follows its ``key:`` (or a whole ``[id]``
+    line): up to a comment, if any, with its escapes read; stripped."""
+    if "#" not in text:
+        return text.strip()
+    for match in _COMMENT.finditer(text):
+        if not match.group(1):
+            text = text[: match.start()]
+            break
+    return _COMMENT.sub(lambda m: m.group(0)[1:], text).strip()
+
+
+def _write_value(value: str) -> str:
+    """``value`` as a line holds it: every ``#`` that :func:`_read_value` would
+    take for a comment (or an escape) gets one more backslash."""
+    if "#" not in value:  # the common case: no regex scan of a long value
+        return value
+    return _COMMENT.sub(lambda m: "\\" + m.group(0), value)
 
 
 def _tag(pid: str) -> str:
@@ -57,8 +86,11 @@ class CollectionError(TsumeError):
 
 
 @dataclass
-class Problem:
-    """One problem of a collection."""
+class Record:
+    """One problem of a collection, as the file writes it: the text of its
+    keys (``position``, ``variant``, ``defender``, ``length``, ...) and its
+    id, title, tags, provenance and rating.  :meth:`problem` gives the tsume
+    it states, as the solvers take it (:class:`tsume.problem.Problem`)."""
 
     id: str
     position: str
@@ -75,6 +107,22 @@ class Problem:
     #: A composed problem's score and features, ``key=value; ...`` (docs/compose.md).
     rating: str | None = None
     source: str | None = None  # "file:line" it was read from
+    # The problem() last made, with the fields it was made from.
+    _made: tuple[tuple, Tsume] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def problem(self, *, variant: "Variant | str | None" = None, defender: "DefenderHand | str | None" = None,
+                length: int | None = None) -> Tsume:
+        """The tsume this record states: its position, variant, defender's
+        hand and stated length as a :class:`tsume.problem.Problem`, each of
+        the last three replaced by the argument when one is given (a command
+        line's ``--variant``, ``--defender-hand``).  Raises a
+        :class:`~tsume.errors.TsumeError` as ``Problem()`` does."""
+        fields = (self.position, self.variant if variant is None else variant,
+                  self.defender if defender is None else defender, self.length if length is None else length)
+        if self._made is None or self._made[0] != fields:
+            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3])
+            self._made = (fields, made)
+        return self._made[1]
 
     def fields(self, name: str) -> dict[str, str]:
         """The ``key=value; ...`` pairs of ``provenance`` or ``rating`` as a dict."""
@@ -124,24 +172,20 @@ class Problem:
         }
 
     def to_text(self) -> str:
-        lines = [f"[{self.id}]", f"variant: {self.variant}", f"position: {self.position}"]
-        if self.defender is not None:
-            lines.append(f"defender: {self.defender}")
-        if self.length is not None:
-            lines.append(f"length: {self.length}")
-        if self.solution is not None:
-            lines.append(f"solution: {' '.join(self.solution)}")
-        for key in ("title", "author"):
-            value = getattr(self, key)
-            if value:
-                lines.append(f"{key}: {value}")
-        if self.tags:
-            lines.append(f"tags: {', '.join(self.tags)}")
-        for key in ("notes", "provenance", "rating"):
-            value = getattr(self, key)
-            if value:
-                lines.append(f"{key}: {value}")
-        return "\n".join(lines)
+        """The problem as a collection file holds it; :func:`loads` reads it back
+        the same (a ``#`` that would start a comment is escaped)."""
+        values: list[tuple[str, str | None]] = [("variant", self.variant), ("position", self.position),
+                                                ("defender", self.defender)]
+        values.append(("length", None if self.length is None else str(self.length)))
+        values.append(("solution", None if self.solution is None else " ".join(self.solution)))
+        values += [("title", self.title or None), ("author", self.author or None),
+                   ("tags", ", ".join(self.tags) or None)]
+        values += [(key, getattr(self, key) or None) for key in ("notes", "provenance", "rating")]
+        return "\n".join([f"[{self.id}]"] + [f"{key}: {_write_value(v)}" for key, v in values if v is not None])
+
+
+#: Another name for :class:`Record`.
+Problem = Record
 
 
 #: The longest ``length:`` accepted, in digits: a million plies is far beyond any
@@ -149,7 +193,7 @@ class Problem:
 _LENGTH_DIGITS = 6
 
 
-def loads(text: str, name: str = "<string>") -> list[Problem]:
+def loads(text: str, name: str = "<string>") -> list[Record]:
     """Read a collection from text; errors name ``name``, the line and the problem.
 
     Lines are counted as editors count them: only ``\\n`` ends a line (a ``\\r``
@@ -158,9 +202,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
     that a bad one is reported with its file, line and id before any work
     starts.  A collection with no problem is an error.
     """
-    from .conventions import tsume_position
-
-    problems: list[Problem] = []
+    problems: list[Record] = []
     default_variant = "ito"
     current: dict[str, tuple[str, int]] | None = None
     current_id: tuple[str, int] | None = None
@@ -186,34 +228,33 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
                 raise CollectionError(f"{name}:{ln}: {_tag(pid)}: length must be at least 1 ply, not {length}")
         position, position_line = current["position"]
         defender, defender_line = current.get("defender", (None, 0))
-        # Read the position as the solvers will, so that a bad one is named here
-        # (file, line, id) rather than part-way through a run.
-        try:
-            pos = tsume_position(position, variant)
-        except TsumeError as exc:
-            raise CollectionError(f"{name}:{position_line}: {_tag(pid)} position: {exc}") from None
-        if defender is not None:
-            try:
-                tsume_position(pos, variant, defender_hand=defender)
-            except TsumeError as exc:
-                raise CollectionError(f"{name}:{defender_line}: {_tag(pid)} defender {quote(defender)}: {exc}") from None
-        problems.append(
-            Problem(
-                id=pid,
-                position=position,
-                variant=variant,
-                defender=defender,
-                length=length,
-                solution=current["solution"][0].split() if "solution" in current else None,
-                title=current.get("title", (None, 0))[0],
-                author=current.get("author", (None, 0))[0],
-                tags=[t.strip() for t in current.get("tags", ("", 0))[0].split(",") if t.strip()],
-                notes=current.get("notes", (None, 0))[0],
-                provenance=current.get("provenance", (None, 0))[0],
-                rating=current.get("rating", (None, 0))[0],
-                source=where,
-            )
+        record = Record(
+            id=pid,
+            position=position,
+            variant=variant,
+            defender=defender,
+            length=length,
+            solution=current["solution"][0].split() if "solution" in current else None,
+            title=current.get("title", (None, 0))[0],
+            author=current.get("author", (None, 0))[0],
+            tags=[t.strip() for t in current.get("tags", ("", 0))[0].split(",") if t.strip()],
+            notes=current.get("notes", (None, 0))[0],
+            provenance=current.get("provenance", (None, 0))[0],
+            rating=current.get("rating", (None, 0))[0],
+            source=where,
         )
+        # Make the problem as the solvers will take it, once, here (the
+        # callers use it as it is), so that a bad position or defender is
+        # named with its file, line and id rather than part-way through a run.
+        try:
+            record.problem()
+        except TsumeError as exc:
+            try:
+                Tsume(position, variant=variant)
+            except TsumeError as alone:
+                raise CollectionError(f"{name}:{position_line}: {_tag(pid)} position: {alone}") from None
+            raise CollectionError(f"{name}:{defender_line}: {_tag(pid)} defender {quote(defender)}: {exc}") from None
+        problems.append(record)
 
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -224,6 +265,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
+            line = _read_value(line)  # "[id]  # a comment"
             if not line.endswith("]"):
                 raise CollectionError(f"{name}:{line_no}: problem header must be '[id]', got {quote(line)}")
             finish()
@@ -243,7 +285,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
             raise CollectionError(f"{name}:{line_no}: {in_problem}expected 'key: value', got {quote(line)}")
         if key not in KNOWN_KEYS:
             raise CollectionError(f"{name}:{line_no}: {in_problem}unknown key {quote(key)} (known: {', '.join(KNOWN_KEYS)})")
-        value = value.strip()
+        value = _read_value(value)
         if current is None:
             if key != "variant":
                 raise CollectionError(f"{name}:{line_no}: only 'variant' may come before the first [id]")
@@ -276,6 +318,14 @@ def bundled_names() -> list[str]:
     return []
 
 
+def _has_folder(name: str | os.PathLike) -> bool:
+    """Whether ``name`` has a folder part as written (``./x`` has one)."""
+    text = os.fspath(name)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    return any(sep in text for sep in (os.sep, os.altsep) if sep)
+
+
 def locate(name: str | os.PathLike) -> Path:
     """The collection file ``name`` names: an existing path, else a bundled
     collection by name (``examples`` or ``examples.tsume``), so that the
@@ -287,18 +337,20 @@ def locate(name: str | os.PathLike) -> Path:
         if p.is_file():
             return p
         stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
-        if p.parent == Path("."):
+        if not _has_folder(name):
             for folder in _BUNDLED_DIRS:
                 candidate = folder / f"{stem}.tsume"
                 if candidate.is_file():
                     return candidate
     except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
         raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
+    if _has_folder(name):  # names no bundled collection: "./examples" is a path
+        raise CollectionError(f"{quote(str(name))}: no such file")
     known = ", ".join(bundled_names()) or "none found"
     raise CollectionError(f"{quote(str(name))}: no such file, and no bundled collection of that name (bundled: {known})")
 
 
-def load(path: str | os.PathLike) -> list[Problem]:
+def load(path: str | os.PathLike) -> list[Record]:
     """Read a collection file (UTF-8, with or without a byte-order mark).
 
     Raises :class:`CollectionError` naming the file and line: unreadable,
@@ -320,14 +372,14 @@ def load(path: str | os.PathLike) -> list[Problem]:
     return loads(text, str(p))
 
 
-def find(problems: Iterable[Problem], pid: str, name: str = "collection") -> Problem:
+def find(problems: Iterable[Record], pid: str, name: str = "collection") -> Record:
     for pr in problems:
         if pr.id == pid:
             return pr
     raise CollectionError(f"{name}: no problem {_tag(pid)}")
 
 
-def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
+def dumps(problems: Iterable[Record], header: str | None = None) -> str:
     parts = []
     if header:
         parts.append("\n".join(f"# {line}" if line else "#" for line in header.splitlines()))
@@ -335,7 +387,7 @@ def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | None = None) -> None:
+def save(path: str | os.PathLike, problems: Iterable[Record], header: str | None = None) -> None:
     """Write a collection atomically (:func:`tsume.files.write_atomic`): a reader
     sees the old file or the new one, never a part."""
     write_atomic(path, dumps(problems, header))

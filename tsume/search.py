@@ -4,7 +4,8 @@
 :class:`Search` is the Rust engine's search (``tsume._engine``, the crate's
 ``search`` module; docs/solver.md describes it).  It is made from a tsume
 position (attacker to move, the defender's hand filled in:
-:func:`tsume.conventions.tsume_position`) and answers at its *current*
+:meth:`tsume.problem.Problem.position`), its :class:`~tsume.limits.Limits`
+and :class:`Options`, and answers at its *current*
 position: the root, or where a walk along a line stands
 (:meth:`Search.walk` puts the position on the line, so that a repetition of
 it fails for the attacker, and plays a move; :meth:`Search.unwalk` takes it
@@ -42,8 +43,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._engine import Search
+from .errors import ArgumentError
 
-__all__ = ["Search", "Options", "SearchLimit", "OverBudget"]
+__all__ = ["Search", "Options", "SearchLimit", "OverBudget", "check_options"]
 
 
 class SearchLimit(Exception):
@@ -90,3 +92,10 @@ class Options:
     #: The longest search path (plies, the walked line included) before the
     #: search stops as unknown ("depth limit").
     max_depth: int = 500
+
+
+def check_options(value: object) -> Options | None:
+    """None or an :class:`Options` (an entry point's ``options`` argument)."""
+    if value is not None and not isinstance(value, Options):
+        raise ArgumentError(f"options must be a tsume.search.Options or None, not {type(value).__name__}")
+    return value

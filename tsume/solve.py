@@ -19,27 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arguments import check_limits, check_search_arguments
-from .conventions import hand_count, tsume_position
+from .arguments import check_max_length, check_search_arguments
+from .limits import Limits, limits_from
+from .lines import hand_after, move_strings
 from .memory import peak_mb
+from .outcome import Status
 from .position import Position
-from .search import Options, Search, SearchLimit
+from .problem import DefenderHand, Problem, problem_from
+from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
 
-__all__ = ["solve", "Result", "Line", "Variation", "MATE", "NOMATE", "UNKNOWN_STATUS", "line_strings", "leftover_after"]
-
-MATE, NOMATE, UNKNOWN_STATUS = "mate", "nomate", "unknown"
-
-
-@dataclass
-class Line:
-    """A line of play from some position: its moves, counted length and what is left."""
-
-    moves: list[str]
-    readable: list[str]
-    length: int
-    leftover: str
-    leftover_count: int
+__all__ = ["solve", "Result", "Variation"]
 
 
 @dataclass
@@ -74,13 +64,15 @@ class Variation:
 class Result:
     """The answer to a tsume.
 
-    ``status`` is ``mate``, ``nomate`` (no mate, or none within
-    ``max_length``) or ``unknown`` (a limit stopped the search before the
-    exact answer; ``upper_bound`` then holds a proven but maybe not shortest
-    length when a mate was found).
+    ``status`` is :attr:`Status.MATE <tsume.outcome.Status.MATE>`,
+    ``NOMATE`` (no mate, or none within ``max_length``) or ``UNKNOWN`` (a
+    limit stopped the search before the exact answer; ``upper_bound`` then
+    holds a proven but maybe not shortest length when a mate was found).
+    ``position`` is the problem's position string with the defender's hand
+    written out; each of ``first_moves`` has a ``status`` too.
     """
 
-    status: str
+    status: Status
     position: str
     variant: str
     length: int | None = None
@@ -114,78 +106,64 @@ class Result:
         return out
 
 
-def leftover_after(pos: Position, moves: list[int], colour: int) -> tuple[str, int]:
-    """The hand of ``colour`` after ``moves`` from ``pos``: as a string and as a count."""
-    p = pos.copy()
-    for m in moves:
-        p.push(m)
-    return p.hand_string(colour), hand_count(p, colour)
-
-
-def line_strings(pos: Position, moves: list[int]) -> tuple[list[str], list[str]]:
-    """``moves`` from ``pos`` as move strings and in the readable form."""
-    p = pos.copy()
-    plain, readable = [], []
-    for m in moves:
-        plain.append(p.move_str(m))
-        readable.append(p.move_readable(m))
-        p.push(m)
-    return plain, readable
-
-
 def solve(
-    position: "str | Position",
+    problem: "Problem | str | Position",
     *,
-    variant: "Variant | str" = "ito",
     max_length: int | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
+    limits: Limits | None = None,
     progress: Callable[[dict], None] | None = None,
     progress_interval: float = 1.0,
-    defender_hand: str | None = None,
     all_first_moves: bool = False,
     variations: bool = True,
     options: Options | None = None,
+    variant: "Variant | str | None" = None,
+    defender_hand: "DefenderHand | str | None" = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory_limit_mb: float | None = None,
 ) -> Result:
     """Solve a tsume: the shortest forced mate by continuous checks against the longest defence.
 
-    ``position`` is a position string (or Position) with the attacker to move;
-    the defender holds the rest of the set unless the string names defender
-    pieces or ``defender_hand`` says otherwise (``"none"``, ``"rest"``,
-    letters).  ``max_length`` bounds the counted length (plies).  Limits stop
-    the search with status ``unknown``; ``memory_limit_mb`` sizes the
-    search's table (docs/solver.md, "Memory").  ``progress`` is called every
-    ``progress_interval`` seconds with the statistics so far.  A bad argument
-    raises a :class:`~tsume.errors.TsumeError`.
+    ``problem`` is a :class:`~tsume.problem.Problem`, or, as a shorthand, a
+    position string or Position (attacker to move) made into one with
+    ``variant`` (default: the Position's, else Ito) and ``defender_hand``
+    (``"rest"``, ``"none"``, letters; default: the pieces the position names
+    for the defender, else the rest of the set).  ``max_length`` bounds the
+    counted length (plies).  ``limits`` (:class:`~tsume.limits.Limits`; or
+    the shorthand ``time_limit``, ``node_limit``, ``memory_limit_mb``) stop
+    the search with status ``unknown``.  ``progress`` is called every
+    ``progress_interval`` seconds (checked every 1024 nodes) with the
+    statistics so far.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
-    time_limit, node_limit, memory_limit_mb, max_length = check_limits(time_limit, node_limit, memory_limit_mb, max_length)
-    check_search_arguments(progress, progress_interval, options, all_first_moves=all_first_moves, variations=variations)
-    pos = tsume_position(position, variant, defender_hand=defender_hand)
-    search = Search(pos, options=options, node_limit=node_limit, time_limit=time_limit,
-                    memory_limit_mb=memory_limit_mb, progress=progress, progress_interval=progress_interval)
-    result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
+    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    max_length = check_max_length(max_length)
+    check_search_arguments(progress, progress_interval, all_first_moves=all_first_moves, variations=variations)
+    check_options(options)
+    tsume = problem_from(problem, variant=variant, defender=defender_hand)
+    root = tsume.position()
+    search = Search(root, limits=limits, options=options, progress=progress, progress_interval=progress_interval)
+    result = Result(status=Status.UNKNOWN, position=tsume.fen, variant=tsume.variant.spec)
     started = time.perf_counter()
     try:
         if not search.mate(max_length):
-            result.status = NOMATE
+            result.status = Status.NOMATE
         else:
             result.upper_bound = search.proof_length(max_length)
             length, moves = search.main_line(max_length)
             result.upper_bound = None
             result.length = length
-            result.mainline, result.readable = line_strings(pos, moves)
-            result.leftover, _ = leftover_after(pos, moves, pos.turn)
+            result.mainline, result.readable = move_strings(root, moves)
+            result.leftover, _ = hand_after(root, moves, root.turn)
             if variations:
-                result.variations = _variations(search, pos, moves, length)
-            result.status = MATE
+                result.variations = _variations(search, root, moves, length)
+            result.status = Status.MATE
         if all_first_moves:
             result.first_moves = [
-                {"move": pos.move_str(m), "status": NOMATE if n is None else MATE, "length": n}
+                {"move": root.move_str(m), "status": Status.NOMATE if n is None else Status.MATE, "length": n}
                 for m, n in search.first_moves(max_length)
             ]
     except SearchLimit as exc:
-        result.status = UNKNOWN_STATUS
+        result.status = Status.UNKNOWN
         result.reason = str(exc)
     secs = time.perf_counter() - started
     stats = search.stats()
@@ -217,8 +195,8 @@ def _variations(search: Search, root: Position, moves: list[int], length: int) -
                         out.append(Variation(ply + 1, plain, readable, True, None, None))
                         continue
                     pos.push(d)
-                    line_str, line_readable = line_strings(pos, line)
-                    leftover, _ = leftover_after(pos, line, attacker)
+                    line_str, line_readable = move_strings(pos, line)
+                    leftover, _ = hand_after(pos, line, attacker)
                     pos.pop()
                     out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover,
                                          [plain] + line_str, [readable] + line_readable))

@@ -251,14 +251,18 @@ impl PyPosition {
         }
     }
 
+    /// A move int of this board: squares on it, a drop's face one of the variant's.
     fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
-        Move::from_raw(m, self.pos.n()).ok_or_else(|| {
-            tsume_error(
-                py,
-                "IllegalMoveError",
-                &format!("{m} is not a move int on this board"),
-            )
-        })
+        let nfaces = self.pos.tables().nfaces;
+        Move::from_raw(m, self.pos.n())
+            .filter(|mv| mv.face() as usize <= nfaces)
+            .ok_or_else(|| {
+                tsume_error(
+                    py,
+                    "IllegalMoveError",
+                    &format!("{m} is not a move int on this board"),
+                )
+            })
     }
 
     fn list(moves: &MoveList) -> Vec<u32> {
@@ -269,7 +273,7 @@ impl PyPosition {
         self.first_move + (self.pos.ply() as u64 + self.pos.first_turn().index() as u64) / 2
     }
 
-    fn hands_arg(&self, py: Python<'_>, counts: &[Vec<u8>]) -> PyResult<[Hand; 2]> {
+    fn hands_arg(&self, py: Python<'_>, counts: &[Vec<i64>]) -> PyResult<[Hand; 2]> {
         let nk = self.pos.tables().nkinds;
         let mut out = [Hand::EMPTY; 2];
         for (c, h) in counts.iter().enumerate().take(2) {
@@ -280,8 +284,13 @@ impl PyPosition {
                     &format!("hands: {} counts for {nk} kinds", h.len()),
                 ));
             }
-            out[c] = Hand::from_counts(h)
-                .ok_or_else(|| tsume_error(py, "PositionError", "hands: a count too large"))?;
+            let small: Option<Vec<u8>> = h.iter().map(|&x| u8::try_from(x).ok()).collect();
+            out[c] = small
+                .as_deref()
+                .and_then(Hand::from_counts)
+                .ok_or_else(|| {
+                    tsume_error(py, "PositionError", "hands: a count below 0 or too large")
+                })?;
         }
         Ok(out)
     }
@@ -456,7 +465,7 @@ impl PyPosition {
     }
 
     /// A copy with new hands (`[black counts, white counts]`), no move stack; not validated.
-    fn with_hands(&self, py: Python<'_>, hands: Vec<Vec<u8>>) -> PyResult<PyPosition> {
+    fn with_hands(&self, py: Python<'_>, hands: Vec<Vec<i64>>) -> PyResult<PyPosition> {
         if hands.len() != 2 {
             return Err(tsume_error(py, "PositionError", "hands: two hands needed"));
         }
@@ -470,7 +479,7 @@ impl PyPosition {
         &self,
         py: Python<'_>,
         changes: Vec<(u8, u8)>,
-        hands: Vec<Vec<u8>>,
+        hands: Vec<Vec<i64>>,
         turn: i64,
         move_number: Option<u64>,
     ) -> PyResult<PyPosition> {
@@ -480,7 +489,13 @@ impl PyPosition {
             .pos
             .with_changes(&changes, hs, c)
             .map_err(|e| engine_error(py, e))?;
-        Ok(self.wrap(py, p, move_number.unwrap_or(self.first_move).max(1)))
+        Ok(self.wrap(
+            py,
+            p,
+            move_number
+                .unwrap_or_else(|| self.current_move_number())
+                .max(1),
+        ))
     }
 
     /// Checks that the position can arise (piece counts, side not to move not in check); raises PositionError.

@@ -199,20 +199,25 @@ impl PySearch {
 #[pymethods]
 impl PySearch {
     /// A search of `position` (attacker to move, the defender's hand filled
-    /// in) with `options` (a `tsume.search.Options`), within the limits.
+    /// in) within `limits` (a `tsume.Limits`: time, nodes, memory in MB),
+    /// with `options` (a `tsume.search.Options`).
     #[new]
-    #[pyo3(signature = (position, *, options=None, node_limit=None, time_limit=None, memory_limit_mb=None, progress=None, progress_interval=1.0))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (position, *, limits=None, options=None, progress=None, progress_interval=1.0))]
     fn new(
         py: Python<'_>,
         position: PyRef<'_, PyPosition>,
+        limits: Option<Bound<'_, PyAny>>,
         options: Option<Bound<'_, PyAny>>,
-        node_limit: Option<Bound<'_, PyAny>>,
-        time_limit: Option<f64>,
-        memory_limit_mb: Option<f64>,
         progress: Option<Py<PyAny>>,
         progress_interval: f64,
     ) -> PyResult<Self> {
+        let (time_limit, node_limit, memory_limit_mb): (Option<f64>, Option<Bound<'_, PyAny>>, Option<f64>) = match &limits {
+            None => (None, None, None),
+            Some(l) => {
+                let nodes = l.getattr("nodes")?;
+                (l.getattr("time")?.extract()?, (!nodes.is_none()).then_some(nodes), l.getattr("memory")?.extract()?)
+            }
+        };
         let options = match options {
             None => Options::default(),
             Some(o) => Options {
