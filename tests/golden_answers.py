@@ -14,6 +14,8 @@ every improvement of the search and sit in an ``info`` field nobody compares.
 
 from __future__ import annotations
 
+import enum
+
 import functools
 import gzip
 import json
@@ -25,6 +27,7 @@ from tsume import Position, Variant, get_variant
 from tsume.collection import Problem, load, locate
 from tsume.conventions import tsume_position
 from tsume.perft import divide, perft
+from tsume.problem import DefenderHand
 from tsume.solve import solve
 from tsume.variant import VARIANTS
 from tsume.verify import LENGTH_BUDGET, verify
@@ -237,7 +240,7 @@ def solve_answer(problem: Problem, node_limit: int | None = None, progress=None)
     tsume/cli.py), and the nodes it took."""
     variant = get_variant(problem.variant)
     pos = tsume_position(problem.position, variant, defender_hand=problem.defender)
-    r = solve(pos, variant=variant, defender_hand="as-given", node_limit=node_limit, progress=progress)
+    r = solve(pos, variant=variant, defender_hand=DefenderHand.held(pos), node_limit=node_limit, progress=progress)
     return {
         "variant": r.variant,
         "position": r.position,
@@ -394,6 +397,8 @@ def differences(golden: Any, now: Any, where: str = "") -> list[tuple[str, Any, 
         return out
     if isinstance(golden, list) and isinstance(now, list) and len(golden) == len(now):
         return [d for i, (g, n) in enumerate(zip(golden, now)) for d in differences(g, n, f"{where}[{i}]")]
+    if isinstance(now, enum.Enum):  # (Status and Verdict are string enums; the files hold their strings)
+        now = now.value
     return [] if golden == now and type(golden) is type(now) else [(where, golden, now)]
 
 
