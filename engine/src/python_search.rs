@@ -9,7 +9,7 @@
 //! panic is caught and reported as one, never aborting the interpreter).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -82,6 +82,8 @@ impl Hooks for PyHooks {
 pub struct PySearch {
     inner: Mutex<Search>,
     cancel: Arc<AtomicBool>,
+    live: Arc<AtomicU64>,
+    attacker: usize,
     shared: Arc<Shared>,
     tables: Py<PyTables>,
     broken: AtomicBool,
@@ -180,6 +182,11 @@ impl PySearch {
         }
     }
 
+    /// Reads the search without the GIL (another thread may be searching with it).
+    fn read<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Search) -> T + Send) -> T {
+        py.detach(|| f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner())))
+    }
+
     fn moves(moves: &[Move]) -> Vec<u32> {
         moves.iter().map(|m| m.raw()).collect()
     }
@@ -211,11 +218,19 @@ impl PySearch {
         progress: Option<Py<PyAny>>,
         progress_interval: f64,
     ) -> PyResult<Self> {
-        let (time_limit, node_limit, memory_limit_mb): (Option<f64>, Option<Bound<'_, PyAny>>, Option<f64>) = match &limits {
+        let (time_limit, node_limit, memory_limit_mb): (
+            Option<f64>,
+            Option<Bound<'_, PyAny>>,
+            Option<f64>,
+        ) = match &limits {
             None => (None, None, None),
             Some(l) => {
                 let nodes = l.getattr("nodes")?;
-                (l.getattr("time")?.extract()?, (!nodes.is_none()).then_some(nodes), l.getattr("memory")?.extract()?)
+                (
+                    l.getattr("time")?.extract()?,
+                    (!nodes.is_none()).then_some(nodes),
+                    l.getattr("memory")?.extract()?,
+                )
             }
         };
         let options = match options {
@@ -273,9 +288,13 @@ impl PySearch {
             .then(|| Duration::try_from_secs_f64(progress_interval).unwrap_or(Duration::MAX));
         search.set_hooks(Box::new(PyHooks(shared.clone())), interval);
         let cancel = search.monitor().cancel_flag();
+        let live = search.monitor().live_nodes();
+        let attacker = search.attacker().index();
         Ok(PySearch {
             inner: Mutex::new(search),
             cancel,
+            live,
+            attacker,
             shared,
             tables: position.tables.clone_ref(py),
             broken: AtomicBool::new(false),
@@ -470,19 +489,16 @@ impl PySearch {
 
     /// How many moves the walk has made.
     #[getter]
-    fn walked(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .walked()
+    fn walked(&self, py: Python<'_>) -> usize {
+        self.read(py, |s| s.walked())
     }
 
     /// A copy of the current position.
     #[getter]
     fn position(&self, py: Python<'_>) -> PyPosition {
-        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let pos = self.read(py, |s| s.position().copy());
         PyPosition {
-            pos: s.position().copy(),
+            pos,
             tables: self.tables.clone_ref(py),
             first_move: 1,
         }
@@ -491,55 +507,53 @@ impl PySearch {
     /// The attacker's colour (0 Black, 1 White).
     #[getter]
     fn attacker(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .attacker()
-            .index()
+        self.attacker
     }
 
-    /// Nodes searched so far.
+    /// Nodes searched so far (while another thread searches: as of its last
+    /// look at the clock, at most 1,024 nodes ago).
     #[getter]
     fn nodes(&self) -> u64 {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).nodes()
+        match self.inner.try_lock() {
+            Ok(s) => s.nodes(),
+            Err(_) => self.live.load(Ordering::Relaxed),
+        }
     }
 
     /// Of those, the nodes spent climbing from a first proof to an exact length.
     #[getter]
-    fn climb_nodes(&self) -> u64 {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .climb_nodes()
+    fn climb_nodes(&self, py: Python<'_>) -> u64 {
+        self.read(py, |s| s.climb_nodes())
     }
 
     /// Stops the current question once `nodes` more nodes are spent (None: no budget).
     #[pyo3(signature = (nodes=None))]
-    fn set_budget(&self, nodes: Option<u64>) {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .set_budget(nodes);
+    fn set_budget(&self, py: Python<'_>, nodes: Option<Bound<'_, PyAny>>) -> PyResult<()> {
+        let nodes = count_arg(py, nodes, "nodes")?;
+        self.read(py, |s| s.set_budget(nodes));
+        Ok(())
     }
 
     /// The search's statistics: nodes, seconds, table entries, capacity, bytes, garbage collections.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let t = s.table_stats();
+        let (nodes, secs, climb, lines, t) = self.read(py, |s| {
+            (
+                s.nodes(),
+                s.elapsed().as_secs_f64(),
+                s.climb_nodes(),
+                s.lines_read(),
+                s.table_stats(),
+            )
+        });
         let d = PyDict::new(py);
-        let secs = s.elapsed().as_secs_f64();
-        d.set_item("nodes", s.nodes())?;
+        d.set_item("nodes", nodes)?;
         d.set_item("seconds", secs)?;
         d.set_item(
             "nodes_per_second",
-            if secs > 0.0 {
-                s.nodes() as f64 / secs
-            } else {
-                0.0
-            },
+            if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
         )?;
-        d.set_item("climb_nodes", s.climb_nodes())?;
-        d.set_item("lines_read", s.lines_read())?;
+        d.set_item("climb_nodes", climb)?;
+        d.set_item("lines_read", lines)?;
         d.set_item("table_entries", t.entries)?;
         d.set_item("table_capacity", t.capacity)?;
         d.set_item("table_max_capacity", t.max_capacity)?;
@@ -553,19 +567,14 @@ impl PySearch {
 
     /// What the table's entries hold: `(proofs, disproofs at any length,
     /// disproofs within a bound, open)` (a diagnostic: it reads every entry).
-    fn table_census(&self) -> (usize, usize, usize, usize) {
-        let s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let [a, b, c, d] = s.table.census();
+    fn table_census(&self, py: Python<'_>) -> (usize, usize, usize, usize) {
+        let [a, b, c, d] = self.read(py, |s| s.table.census());
         (a, b, c, d)
     }
 
     /// The reason a limit stopped the search for good (None if none did).
     #[getter]
-    fn stopped(&self) -> Option<String> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .stopped()
-            .map(|s| s.reason())
+    fn stopped(&self, py: Python<'_>) -> Option<String> {
+        self.read(py, |s| s.stopped().map(|s| s.reason()))
     }
 }

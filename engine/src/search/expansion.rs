@@ -110,7 +110,13 @@ impl Expansion {
 
     /// Makes a child of each generated move (`attacker_hand`: the attacker's
     /// hand here), starting to load each child's table slot as it goes.
-    pub fn make_children(&mut self, pos: &Position, attacker_hand: Hand, options: &Options, table: &Table) {
+    pub fn make_children(
+        &mut self,
+        pos: &Position,
+        attacker_hand: Hand,
+        options: &Options,
+        table: &Table,
+    ) {
         let or_node = self.or_node;
         let t = &**pos.tables();
         let turn = pos.turn();

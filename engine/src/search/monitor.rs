@@ -12,7 +12,7 @@
 //! stops at its first node.  A *budget* bounds one question of a caller that
 //! has an answer without it; spending it stops that question only.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -88,6 +88,8 @@ pub struct Monitor {
     next_progress: Instant,
     /// A progress report is due (the search makes it, with its table's size).
     pub(crate) progress_due: bool,
+    /// The node count as of the last tick, readable from any thread.
+    live: Arc<AtomicU64>,
 }
 
 impl Monitor {
@@ -109,6 +111,7 @@ impl Monitor {
             progress_interval: None,
             next_progress: now,
             progress_due: false,
+            live: Arc::new(AtomicU64::new(0)),
         };
         m.next_tick = m.tick_after(0);
         m
@@ -131,6 +134,12 @@ impl Monitor {
     #[inline(always)]
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The node count as of the last tick (every [`TICK`] nodes), readable
+    /// from another thread while this one searches.
+    pub fn live_nodes(&self) -> Arc<AtomicU64> {
+        self.live.clone()
     }
 
     /// Time since the monitor was made.
@@ -168,6 +177,7 @@ impl Monitor {
 
     #[cold]
     fn tick(&mut self) -> Result<(), Stop> {
+        self.live.store(self.nodes, Ordering::Relaxed);
         if let Some(stop) = &self.stopped {
             return Err(stop.clone());
         }
