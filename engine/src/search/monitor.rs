@@ -308,7 +308,7 @@ mod tests {
         assert_eq!(r, Stop::Time);
         let took = started.elapsed();
         assert!(
-            took >= Duration::from_millis(30) && took < Duration::from_millis(300),
+            took >= Duration::from_millis(30) && took < Duration::from_secs(2),
             "{took:?}"
         );
         let mut c = Monitor::new(None, None);

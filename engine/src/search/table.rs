@@ -14,7 +14,7 @@
 //!
 //! The array starts small and doubles as it fills, up to the most entries
 //! the budget allows (counting the old array beside the new one while it
-//! doubles).  Past that, a garbage collection drops the entries with the
+//! grows).  Past that, a garbage collection drops the entries with the
 //! least work below them until half the slots are free: first entries that
 //! hold no proof, which any search may drop; proofs only when that is not
 //! enough, and then every older proof is distrusted from that moment on
@@ -87,6 +87,16 @@ pub struct Table {
     probes: u64,
 }
 
+/// The size after `len` on the way to `max`: the sizes are `max` halved,
+/// rounded up, so each is at most half the next and about double the last.
+fn next_size(len: usize, max: usize) -> usize {
+    let mut n = max;
+    while n.div_ceil(2) > len {
+        n = n.div_ceil(2);
+    }
+    n
+}
+
 #[inline(always)]
 fn home(bkey: u64, capacity: usize) -> usize {
     // Zobrist keys may leave the top bits empty: mix before taking the high part.
@@ -133,14 +143,16 @@ impl Table {
     pub fn new(bytes: usize, dominance: bool) -> Table {
         let entry = std::mem::size_of::<Entry>() + 4;
         // An eighth for the sets; the entries get the rest, counting the old
-        // array beside the new one while the table doubles (1.5 times the last size).
+        // array beside the new one while the table grows.
         let set_words = (bytes / 8 / 8).max(16 * 1024);
-        let for_entries = bytes - bytes / 8;
-        let mut max_capacity = MIN_ENTRIES;
-        while (max_capacity * 2) * entry * 3 / 2 <= for_entries {
-            max_capacity *= 2;
+        // The last size is two thirds of the room; the sizes before it are its
+        // halves (rounded up), so the old array beside the new one fits too.
+        let room = (bytes - bytes / 8) / entry;
+        let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
+        let mut start = max_capacity;
+        while start > START_ENTRIES {
+            start = start.div_ceil(2);
         }
-        let start = START_ENTRIES.min(max_capacity);
         Table {
             slots: Slab::zeroed(start),
             tags: Slab::zeroed(start),
@@ -597,7 +609,7 @@ impl Table {
     }
 
     fn grow(&mut self) {
-        let n = self.slots.len() * 2;
+        let n = next_size(self.slots.len(), self.max_capacity);
         let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
         self.tags = Slab::zeroed(n);
         for &e in old.iter().filter(|e| !e.is_empty()) {
@@ -855,6 +867,37 @@ mod tests {
         assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
         anchors.pop();
         assert!(t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn growth_stays_within_the_budget_and_uses_it() {
+        let entry = std::mem::size_of::<Entry>() + 4;
+        let mut last = 0;
+        for mb in [1usize, 5, 40, 100, 256, 300, 500, 1000] {
+            let bytes = mb << 20;
+            let room = bytes - bytes / 8;
+            let t = Table::new(bytes, true);
+            let max = t.stats().max_capacity;
+            // Every step of the growth fits, the old array beside the new one.
+            let mut len = t.slots.len();
+            assert!(len <= START_ENTRIES);
+            while len < max {
+                let n = next_size(len, max);
+                assert!(
+                    n <= 2 * len && (len + n) * entry <= room,
+                    "{mb} MB: {len} to {n}"
+                );
+                len = n;
+            }
+            // A larger budget gives a larger table (no power-of-two steps),
+            // and the last size uses the room.
+            assert!(max > last, "{mb} MB: {max} slots");
+            assert!(
+                max * entry * 3 / 2 > room - 8 * entry,
+                "{mb} MB: {max} slots"
+            );
+            last = max;
+        }
     }
 
     #[test]
