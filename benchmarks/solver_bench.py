@@ -130,6 +130,14 @@ def bucket_table(runs: list[Run]) -> None:
           f"{statistics.median([r.seconds for r in runs]):>9.3f} {max(r.seconds for r in runs):>8.2f} "
           f"{statistics.median([r.nodes for r in runs]):>13,.0f} "
           f"{(total_nodes / total_secs if total_secs else 0):>9,.0f}")
+    secs = sorted(r.seconds for r in runs)
+    print(f"  CPU seconds per problem: median {statistics.median(secs):.4f}, p90 {_quantile(secs, 0.9):.4f}, "
+          f"p99 {_quantile(secs, 0.99):.3f}, max {secs[-1]:.3f}, total {total_secs:.2f}")
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """The value below which a fraction ``q`` of ``ordered`` (sorted) lies."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def report_targets(runs: list[Run]) -> None:
