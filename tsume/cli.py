@@ -1070,9 +1070,11 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     FILE is a collection path or the name of a bundled one.  The page is
     self-contained (no network) and prints as a booklet.  Limits are per
     problem (default: 5,000,000 nodes).  Exit status: 0 written, 1 written
-    but some problem is unsound or unsettled (with --verify; a flawed one is
-    marked but counts as `tsume verify` counts it) or has no solution found,
-    2 bad input, 74 the file could not be written.
+    but a limit left some problem unsettled or, with --verify, some problem
+    is unsound (a flawed one is marked but counts as `tsume verify` counts
+    it), 2 bad input, 74 the file could not be written.  A problem proven to
+    have no mate is an answer: the booklet shows it and the closing line
+    names it.
     """
     from .booklet import DEFAULT_NODE_LIMIT, build
 
@@ -1083,12 +1085,16 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     if pids:
         problems = [find(problems, pid, str(path)) for pid in pids]
     troubled: list[str] = []
+    no_mate: list[str] = []
     status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
-        # As `tsume verify` exits: a flawed problem is marked, not a failure.
-        if entry.status != Status.MATE or entry.verdict not in (None, Verdict.SOUND, Verdict.FLAWED):
+        # As `tsume verify` exits: a flawed problem is marked, not a failure;
+        # a proven "no mate" is an answer, unsound only when verifying.
+        if entry.status == Status.UNKNOWN or entry.verdict in (Verdict.UNSOUND, Verdict.UNKNOWN):
             troubled.append(entry.problem.id)
+        elif entry.status == Status.NOMATE:
+            no_mate.append(entry.problem.id)
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
         status.start(done, entry.problem.id, word)
 
@@ -1104,7 +1110,8 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
-        extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
+        extra = f"; no mate: {', '.join(no_mate)}" if no_mate else ""
+        extra += f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
 
