@@ -44,7 +44,7 @@ from .filters import STAGES, Limits, consider
 from .material import Material, parse_material
 from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 
-__all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "HEADER_TAG"]
+__all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "HEADER_TAG", "accepted_json"]
 
 #: The header line of a composed collection that holds the run's state.
 HEADER_TAG = "compose-state:"
@@ -343,6 +343,18 @@ def _problem(settings: Settings, record: dict, serial: int, version: str) -> Pro
                     f"tool=tsume {version}" + (f"; removed={' '.join(record['removed'])}" if record["removed"] else "")),
         rating=f"score={record['score']}; stars={record['stars']}; {rating}",
     )
+
+
+def accepted_json(problem: Problem, record: dict) -> dict:
+    """An accepted problem as ``tsume compose --json`` prints it (and the
+    studio shows it): the problem's keys, its score, stars and features, and
+    its provenance as a dict."""
+    return {
+        "id": problem.id, "variant": problem.variant, "position": problem.position,
+        "defender": problem.defender, "length": problem.length, "solution": problem.solution,
+        "score": record["score"], "stars": record["stars"], "features": record["features"],
+        "provenance": problem.fields("provenance"),
+    }
 
 
 def compose(

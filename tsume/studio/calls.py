@@ -1,0 +1,169 @@
+"""The studio's one door into the library: every call it makes to solve,
+verify, compose, play or print goes through here.
+
+A request arrives as plain JSON values (checked by :mod:`tsume.studio.api`);
+this module turns them into the library's arguments, runs the call, and
+returns the answer as the same JSON the command line prints with
+``--json`` (``tsume solve --json``, ``tsume verify --json``, ``tsume compose
+--json``'s objects).  :func:`run` is what a job's worker process executes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..collection import Problem, find, load
+from ..conventions import tsume_position
+from ..errors import ArgumentError
+from ..files import write_atomic
+from ..position import Position
+from ..variant import get_variant
+
+__all__ = ["problem", "check_problem", "check_compose", "run", "KINDS"]
+
+KINDS = ("solve", "verify", "compose", "play", "booklet")
+
+Report = Callable[..., None]
+
+
+def problem(fields: dict[str, Any]) -> Problem:
+    """A collection Problem from the API's problem object."""
+    return Problem(
+        id=fields.get("id") or "position",
+        position=fields["position"],
+        variant=fields.get("variant") or "ito",
+        defender=fields.get("defender"),
+        length=fields.get("length"),
+        solution=list(fields["solution"]) if fields.get("solution") else None,
+        title=fields.get("title"),
+        author=fields.get("author"),
+        tags=list(fields.get("tags") or []),
+        notes=fields.get("notes"),
+    )
+
+
+def check_problem(fields: dict[str, Any]) -> Position:
+    """The position a problem is solved from (raises a TsumeError in one
+    line): what the server checks before it starts a job for it."""
+    pr = problem(fields)
+    return tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
+
+
+def _limits(payload: dict) -> tuple[float | None, int | None, float | None]:
+    lim = payload.get("limits") or {}
+    return lim.get("time_limit"), lim.get("nodes"), lim.get("memory")
+
+
+def _search_progress(report: Report) -> Callable[[dict], None]:
+    def progress(stats: dict) -> None:
+        report({"nodes": stats.get("nodes", 0), "seconds": round(stats.get("seconds", 0.0), 2),
+                "nodes_per_second": round(stats.get("nodes_per_second", 0.0)),
+                "table_entries": stats.get("table_entries", 0)})
+    return progress
+
+
+def _solve(payload: dict, report: Report) -> dict:
+    from ..solve import solve
+
+    pr = problem(payload["problem"])
+    time_limit, node_limit, memory = _limits(payload)
+    pos = tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
+    result = solve(pos, variant=pos.variant, defender_hand="as-given", max_length=payload.get("max_length"),
+                   time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory,
+                   progress=_search_progress(report), progress_interval=0.25)
+    if payload.get("max_length") is not None:
+        result.stats["max_length"] = payload["max_length"]
+    return result.to_dict()
+
+
+def _verify(payload: dict, report: Report) -> dict:
+    from ..verify import LENGTH_BUDGET, verify
+
+    pr = problem(payload["problem"])
+    time_limit, node_limit, memory = _limits(payload)
+    budget = None if payload.get("exact_lengths") else payload.get("length_budget") or LENGTH_BUDGET
+    result = verify(pr, strict=bool(payload.get("strict")), longer_with_leftover_ok=bool(payload.get("longer_ok")),
+                    time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory,
+                    progress=_search_progress(report), length_budget=budget)
+    return {"problems": [result.to_dict()]}
+
+
+def _settings(payload: dict) -> Any:
+    from ..compose.run import settings_from
+
+    lo, hi = payload.get("min_length", 1), payload.get("max_length", 99)
+    return settings_from(payload.get("variant") or "ito", methods=",".join(payload.get("methods") or []) or
+                         "random,mutate,reverse", seed=payload.get("seed", 1), material=payload.get("material"),
+                         length=f"{lo}-{hi}", strict=bool(payload.get("strict")), per_length=payload.get("per_length"))
+
+
+def check_compose(payload: dict) -> None:
+    """Check a compose request's settings (material, lengths, methods) before
+    a job starts: a TsumeError in one line."""
+    _settings(payload)
+
+
+def _compose(payload: dict, report: Report) -> dict:
+    from ..compose.run import accepted_json, compose
+
+    accepted: list[dict] = []
+    settings = _settings(payload)
+    state: dict[str, Any] = {"accepted": accepted}
+
+    def on_accept(pr: Problem, record: dict) -> None:
+        accepted.append(accepted_json(pr, record))
+        report({**state, "accepted": list(accepted)}, True)
+
+    def progress(summary: Any) -> None:
+        state.update(candidates=summary.candidates, shards=summary.shards, total=summary.total,
+                     elapsed=round(summary.elapsed, 1),
+                     by_length={str(k): v for k, v in sorted(summary.by_length.items())})
+        report({**state, "accepted": list(accepted)})
+
+    summary = compose(settings, payload["out"], count=payload.get("count"), time_limit=payload.get("time_limit"),
+                      workers=payload.get("workers") or 1, on_accept=on_accept, progress=progress)
+    return {"problems": accepted, "summary": {"accepted": summary.accepted, "total": summary.total,
+                                              "candidates": summary.candidates, "shards": summary.shards,
+                                              "stopped": summary.stopped, "elapsed": round(summary.elapsed, 1),
+                                              "by_length": {str(k): v for k, v in sorted(summary.by_length.items())}}}
+
+
+def _play(payload: dict, report: Report) -> dict:
+    from ..play import frames, play_tree
+
+    time_limit, node_limit, memory = _limits(payload)
+    tree = play_tree(problem(payload["problem"]), time_limit=time_limit, node_limit=node_limit,
+                     memory_limit_mb=memory, progress=report)
+    return {**tree, "frames": frames(tree, kanji=bool(payload.get("kanji")))}
+
+
+def _booklet(payload: dict, report: Report) -> dict:
+    from ..booklet import DEFAULT_NODE_LIMIT, build
+
+    path = Path(payload["collection_path"])
+    problems = load(path)
+    if payload.get("ids"):
+        problems = [find(problems, pid, payload["collection"]) for pid in payload["ids"]]
+    _time, node_limit, _memory = _limits(payload)
+
+    def progress(done: int, total: int, entry: Any) -> None:
+        report({"done": done, "total": total, "id": entry.problem.id})
+
+    html = build(problems, title=payload.get("title"), solutions=payload.get("solutions") or "end",
+                 verify=bool(payload.get("verify")), kanji=bool(payload.get("kanji")), play=bool(payload.get("play")),
+                 node_limit=node_limit or DEFAULT_NODE_LIMIT, source=payload["collection"], progress=progress)
+    write_atomic(payload["out"], html)
+    return {"problems": len(problems), "bytes": len(html.encode("utf-8")), "file": Path(payload["out"]).name}
+
+
+_RUN = {"solve": _solve, "verify": _verify, "compose": _compose, "play": _play, "booklet": _booklet}
+
+
+def run(kind: str, payload: dict, report: Report) -> dict:
+    """Run one job of ``kind`` (:data:`KINDS`); ``report(progress, urgent=False)``
+    receives its progress as a dict.  Raises a TsumeError for bad input."""
+    if kind not in _RUN:
+        raise ArgumentError(f"unknown job kind {kind!r}")
+    return _RUN[kind](payload, report)
