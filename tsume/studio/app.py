@@ -131,12 +131,20 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}{more}"
 
 
-def _limits(kind: str, given: Limits) -> dict[str, Any]:
-    """A job's limits: the request's, else the studio's defaults (models.LIMITS)."""
-    default_time, most_time = LIMITS["time"][kind]
+def _seconds(kind: str, given: float | None, cap: float | None) -> float:
+    """A job's time limit: the request's, else the studio's default for its
+    kind (models.LIMITS), never more than the kind's most nor the server's cap."""
+    default, most = LIMITS["time"][kind]
+    if cap is not None:
+        default, most = min(default, cap), min(most, cap)
+    return min(given or default, most)
+
+
+def _limits(kind: str, given: Limits, cap: float | None) -> dict[str, Any]:
+    """A job's limits: the request's, else the studio's defaults."""
     default_memory, most_memory = LIMITS["memory"]
-    return {"time_limit": min(given.time_limit or default_time, most_time),
-            "nodes": given.nodes, "memory": min(given.memory or default_memory, most_memory)}
+    return {"time_limit": _seconds(kind, given.time_limit, cap), "nodes": given.nodes,
+            "memory": min(given.memory or default_memory, most_memory)}
 
 
 def _variants() -> list[dict[str, Any]]:
@@ -153,13 +161,13 @@ def _variants() -> list[dict[str, Any]]:
 
 
 def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: int = 64, max_body: int = MAX_BODY,
-               hosts: list[str] | None = None, on_ready: Any = None) -> FastAPI:
+               hosts: list[str] | None = None, max_seconds: float | None = None, on_ready: Any = None) -> FastAPI:
     """The studio's ASGI application serving the files under ``root``.
 
     ``parallel`` jobs run at once, ``max_jobs`` may be unfinished, ``keep``
     finished ones are remembered; ``hosts`` are the Host names accepted
-    (default: the loopback names); ``on_ready()`` is called once the job
-    runner is up.
+    (default: the loopback names); ``max_seconds`` caps every job's time
+    limit; ``on_ready()`` is called once the job runner is up.
     """
     store = Store(root)
     runner = JobRunner(parallel=parallel, max_jobs=max_jobs, keep=keep)
@@ -255,21 +263,21 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
     @app.post("/api/solve", status_code=202, summary="Start solving a problem (a job)")
     def solve(body: SolveIn) -> JSONResponse:
         calls.check_problem(body.problem.model_dump())
-        limits = _limits("solve", body.limits)
+        limits = _limits("solve", body.limits, max_seconds)
         return submit("solve", {"problem": body.problem.model_dump(), "limits": limits,
                                 "max_length": body.max_length}, limits["time_limit"])
 
     @app.post("/api/verify", status_code=202, summary="Start verifying a problem (a job)")
     def verify(body: VerifyIn) -> JSONResponse:
         calls.check_problem(body.problem.model_dump())
-        limits = _limits("verify", body.limits)
+        limits = _limits("verify", body.limits, max_seconds)
         payload = {**body.model_dump(exclude={"limits"}), "limits": limits}
         return submit("verify", payload, limits["time_limit"])
 
     @app.post("/api/play", status_code=202, summary="Start building a problem's play tree (a job)")
     def play(body: PlayIn) -> JSONResponse:
         calls.check_problem(body.problem.model_dump())
-        limits = _limits("play", body.limits)
+        limits = _limits("play", body.limits, max_seconds)
         return submit("play", {"problem": body.problem.model_dump(), "limits": limits, "kanji": body.kanji},
                       limits["time_limit"])
 
@@ -278,7 +286,7 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
         payload = body.model_dump()
         if payload["min_length"] > payload["max_length"]:
             raise TsumeError("min_length must not exceed max_length")
-        payload["time_limit"] = min(payload["time_limit"] or LIMITS["time"]["compose"][0], LIMITS["time"]["compose"][1])
+        payload["time_limit"] = _seconds("compose", payload["time_limit"], max_seconds)
         calls.check_compose(payload)
         payload["out"] = str(work / f"compose-{uuid.uuid4().hex}.tsume")
         return submit("compose", payload, payload["time_limit"])
@@ -291,7 +299,7 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
             unknown = [i for i in body.ids if i not in known]
             if unknown:
                 raise StoreError(f"{body.collection}: no problem [{unknown[0]}]", 404)
-        limits = _limits("booklet", body.limits)
+        limits = _limits("booklet", body.limits, max_seconds)
         payload = {**body.model_dump(exclude={"limits"}), "limits": limits, "collection_path": str(path),
                    "out": str(work / f"booklet-{uuid.uuid4().hex}.html")}
         return submit("booklet", payload, limits["time_limit"])

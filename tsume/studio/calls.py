@@ -11,6 +11,7 @@ returns the answer as the same JSON the command line prints with
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +123,16 @@ def _compose(payload: dict, report: Report) -> dict:
                      by_length={str(k): v for k, v in sorted(summary.by_length.items())})
         report({**state, "accepted": list(accepted)})
 
-    summary = compose(settings, payload["out"], count=payload.get("count"), time_limit=payload.get("time_limit"),
-                      workers=payload.get("workers") or 1, on_accept=on_accept, progress=progress)
+    workers = payload.get("workers") or 1
+    # One worker: the shards run on a thread of this (already separate) process,
+    # not in a pool of processes of its own.
+    executor = ThreadPoolExecutor(1) if workers == 1 else None
+    try:
+        summary = compose(settings, payload["out"], count=payload.get("count"), time_limit=payload.get("time_limit"),
+                          workers=workers, executor=executor, on_accept=on_accept, progress=progress)
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
     return {"problems": accepted, "summary": {"accepted": summary.accepted, "total": summary.total,
                                               "candidates": summary.candidates, "shards": summary.shards,
                                               "stopped": summary.stopped, "elapsed": round(summary.elapsed, 1),

@@ -158,8 +158,8 @@ class JobRunner:
 
     def submit(self, kind: str, payload: dict, seconds: float) -> dict[str, Any]:
         """Start (or queue) a job; its view.  Raises :class:`Busy`."""
-        if self._stopping.is_set():
-            raise Busy("the server is stopping")
+        if self._stopping.is_set() or self._ctx is None:
+            raise Busy("the job runner is not running (the server is starting or stopping)")
         with self._lock:
             unfinished = sum(1 for j in self._jobs.values() if j.state == RUNNING)
             if unfinished >= self.max_jobs:
@@ -195,6 +195,12 @@ class JobRunner:
                     job.kill_at = time.monotonic() + KILL_AFTER
                 self._start_waiting()
             return job.view()
+
+    def live_pids(self) -> list[int]:
+        """The process ids of the jobs' worker processes still alive (for
+        diagnostics and tests: after a cancel or a shutdown, none)."""
+        with self._lock:
+            return [j.process.pid for j in self._jobs.values() if j.process is not None and j.process.is_alive()]
 
     def payload(self, job_id: str) -> dict | None:
         with self._lock:

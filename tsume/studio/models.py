@@ -48,8 +48,9 @@ class Limits(_Strict):
 class ProblemIn(_Strict):
     """A problem as a collection holds it (docs/problems.md)."""
 
-    position: str = Field(min_length=1, max_length=400, description="attacker to move (docs/notation.md)")
-    variant: str = Field("ito", min_length=1, max_length=80)
+    position: str = Field(min_length=1, max_length=400, description="attacker to move (docs/notation.md)",
+                          examples=["H1kf1P1c2K20 b PHG 1"])
+    variant: str = Field("ito", min_length=1, max_length=80, examples=["ito", "rutherford"])
     defender: str | None = Field(None, max_length=40, description="rest, none or letters such as 2PT")
     length: int | None = Field(None, ge=1, le=999_999, description="the stated length in plies")
     solution: list[MoveText] | None = Field(None, max_length=2000)
@@ -63,13 +64,13 @@ class ProblemIn(_Strict):
 class PositionIn(_Strict):
     """A position to check and draw: a string, or the editor's fields."""
 
-    position: str | None = Field(None, min_length=1, max_length=400)
+    position: str | None = Field(None, min_length=1, max_length=400, examples=["k1P2H25 b G"])
     board: list[Token | None] | None = Field(None, min_length=1, max_length=64)
     hands: dict[Literal["black", "white"], Annotated[str, Field(max_length=40)]] | None = None
     side_to_move: Literal["black", "white"] = "black"
     variant: str = Field("ito", min_length=1, max_length=80)
     defender: str | None = Field(None, max_length=40)
-    moves: list[MoveText] = Field(default_factory=list, max_length=2000)
+    moves: list[MoveText] = Field(default_factory=list, max_length=2000, examples=[["G*5"]])
     kanji: bool = False
     standalone: bool = Field(False, description="an SVG with its own style sheet, for a file of its own")
 
