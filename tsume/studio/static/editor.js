@@ -242,8 +242,10 @@ function hands() {
     const title = `${colour === 'black' ? 'Black' : 'White'}'s hand (${role})` +
       (disabled ? (ed.rule === 'rest' ? ': the rest of the set' : ': nothing') : '');
     editor.append(el('h3', {}, title));
+    // A hand the rule fills is shown as the diagram draws it.
+    const counts = disabled && ed.last && ed.last.hand_counts ? ed.last.hand_counts[colour] : ed.hands[colour];
     for (const p of spec().pieces.filter((x) => !x.royal)) {
-      const count = ed.hands[colour][p.letter] || 0;
+      const count = counts[p.letter] || 0;
       const minus = el('button', {type: 'button', 'data-letter': p.letter, 'data-delta': '-1', disabled: disabled || count === 0,
                                   'aria-label': `one ${p.name} less in ${colour}'s hand`}, '−');
       const plus = el('button', {type: 'button', 'data-letter': p.letter, 'data-delta': '1', disabled: disabled || count >= p.count,
@@ -312,7 +314,9 @@ export async function openProblem(problem, origin, fallback = 'rest') {
   $('author').value = problem.author || '';
   $('tags').value = (problem.tags || []).join(', ');
   $('solution').value = (problem.solution || []).join(' ');
-  setProblem({id: problem.id || null, title: problem.title || null, author: problem.author || null,
+  // The whole problem at once, so that no tab ever sees the new id with the old position.
+  setProblem({position: answer.input, variant: ed.variant, defender: defenderRule(),
+              id: problem.id || null, title: problem.title || null, author: problem.author || null,
               tags: problem.tags || [], solution: problem.solution || null, notes: problem.notes || null,
               length: problem.length || null}, origin === undefined ? null : origin);
   await refresh();
@@ -383,7 +387,15 @@ export function initEditor(info) {
     refresh();
   });
   $('side').addEventListener('change', () => { ed.side = $('side').value; refresh(); });
-  $('defender-rule').addEventListener('change', () => { ed.rule = $('defender-rule').value; refresh(); });
+  $('defender-rule').addEventListener('change', () => {
+    const rule = $('defender-rule').value;
+    // Naming the pieces starts from what the defender held a moment ago.
+    if (rule === 'given' && ed.rule !== 'given' && ed.last && ed.last.hand_counts) {
+      ed.hands[defender()] = {...ed.last.hand_counts[defender()]};
+    }
+    ed.rule = rule;
+    refresh();
+  });
   $('length').addEventListener('change', () => {
     setProblem({length: $('length').value ? Number($('length').value) : null});
   });

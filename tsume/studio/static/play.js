@@ -53,6 +53,7 @@ export function createPlayer(root, data) {
   let steps = [];
   let node = 0;
   let selected = null; // {square} or {drop: letter}
+  let hinted = null; // the same, marked by a hint
   let hints = 0;
   let timer = null;
 
@@ -66,18 +67,19 @@ export function createPlayer(root, data) {
     player.dataset.frame = key;
     const drawn = board.querySelector('svg');
     player.dataset.position = drawn ? drawn.dataset.position : '';
-    if (selected) mark(selected);
+    mark(selected);
+    mark(hinted, 'hint');
   }
 
-  function mark(sel) {
-    board.querySelectorAll('.selected').forEach((x) => x.classList.remove('selected'));
+  function mark(sel, cls = 'selected') {
+    board.querySelectorAll(`.${cls}`).forEach((x) => x.classList.remove(cls));
     if (!sel) return;
     if (sel.square) {
       const sq = board.querySelector(`rect.sq[data-square="${sel.square}"]`);
-      if (sq) sq.classList.add('selected');
+      if (sq) sq.classList.add(cls);
     } else if (sel.drop) {
       board.querySelectorAll(`g.hand.${attacker} g.piece`).forEach((g) => {
-        if (g.dataset.piece.toUpperCase() === sel.drop) g.classList.add('selected');
+        if (g.dataset.piece.toUpperCase() === sel.drop) g.classList.add(cls);
       });
     }
   }
@@ -123,6 +125,7 @@ export function createPlayer(root, data) {
   function play(check) {
     finish();
     selected = null;
+    hinted = null;
     hints = 0;
     const at = node;
     steps.push({node: at, check});
@@ -171,6 +174,7 @@ export function createPlayer(root, data) {
   function back() {
     finish();
     selected = null;
+    hinted = null;
     hints = 0;
     const last = steps.pop();
     if (!last) return;
@@ -184,6 +188,7 @@ export function createPlayer(root, data) {
     steps = [];
     node = 0;
     selected = null;
+    hinted = null;
     hints = 0;
     listMoves();
     yourMove('');
@@ -197,8 +202,8 @@ export function createPlayer(root, data) {
     const drop = n.hint.match(/^\+?([A-Za-z])\*(\d+)$/);
     const from = n.hint.match(/^(\d+)-(\d+)$/);
     if (hints === 1) {
-      selected = drop ? {drop: drop[1].toUpperCase()} : {square: Number(from[1])};
-      mark(selected);
+      hinted = drop ? {drop: drop[1].toUpperCase()} : {square: Number(from[1])};
+      mark(hinted, 'hint');
       say(drop ? `Hint: drop a piece from your hand (${drop[1].toUpperCase()}).` : `Hint: move the piece on ${from[1]}.`);
     } else {
       say(`Hint: ${hintReadable(node)}.`);
