@@ -254,7 +254,7 @@ def play_tree(
     """
     time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
     progress = check_callback(progress)
-    max_nodes = check_positive_int(max_nodes, "max_nodes", "a number of tree nodes")
+    most = check_positive_int(max_nodes, "max_nodes", "a number of tree nodes") or MAX_TREE_NODES
     if isinstance(problem, Problem):
         spec = variant if variant is not None else problem.variant
         rule = defender_hand if defender_hand is not None else problem.defender
@@ -264,7 +264,7 @@ def play_tree(
                              defender_hand=defender_hand)
     else:
         raise ArgumentError(f"play_tree() takes a Problem, a position string or a Position, not {type(problem).__name__}")
-    builder = _Builder(_Budget(time_limit, node_limit), memory_limit_mb, progress, max_nodes or MAX_TREE_NODES)
+    builder = _Builder(_Budget(time_limit, node_limit), memory_limit_mb, progress, most)
     tree: dict[str, Any] = {"status": "unknown", "variant": pos.variant.spec, "position": pos.fen(), "length": None,
                             "nodes": [], "complete": False}
     first = builder.solve(pos)

@@ -40,7 +40,7 @@ from ..svg import STYLE
 from ..variant import VARIANTS
 from . import calls
 from .jobs import DONE, Busy, JobRunner
-from .models import (LIMITS, BookletIn, ComposeIn, Limits, PlayIn, PositionIn, SaveProblemIn, SaveRunIn, SolveIn,
+from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, Limits, PlayIn, PositionIn, SaveProblemIn, SaveRunIn, SolveIn,
                      VerifyIn)
 from .positions import examine, position_text
 from .store import Store, StoreError
@@ -74,12 +74,12 @@ class _Guard:
         self.app = app
         self.limit = limit
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def guarded_send(message: dict) -> None:
+        async def guarded_send(message: Any) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": list(message.get("headers", [])) + _SECURITY_HEADERS}
             await send(message)
@@ -133,8 +133,8 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 def _seconds(kind: str, given: float | None, cap: float | None) -> float:
     """A job's time limit: the request's, else the studio's default for its
-    kind (models.LIMITS), never more than the kind's most nor the server's cap."""
-    default, most = LIMITS["time"][kind]
+    kind (models.TIME_LIMITS), never more than the kind's most nor the server's cap."""
+    default, most = TIME_LIMITS[kind]
     if cap is not None:
         default, most = min(default, cap), min(most, cap)
     return min(given or default, most)
@@ -142,7 +142,7 @@ def _seconds(kind: str, given: float | None, cap: float | None) -> float:
 
 def _limits(kind: str, given: Limits, cap: float | None) -> dict[str, Any]:
     """A job's limits: the request's, else the studio's defaults."""
-    default_memory, most_memory = LIMITS["memory"]
+    default_memory, most_memory = MEMORY_LIMITS
     return {"time_limit": _seconds(kind, given.time_limit, cap), "nodes": given.nodes,
             "memory": min(given.memory or default_memory, most_memory)}
 
@@ -239,8 +239,8 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
     @app.get("/api/info", summary="The server: version, limits, variants")
     def info() -> dict[str, Any]:
         return {"version": __version__, "parallel": parallel, "max_jobs": max_jobs, "max_body": max_body,
-                "limits": {"time": {k: {"default": d, "most": m} for k, (d, m) in LIMITS["time"].items()},
-                           "memory": {"default": LIMITS["memory"][0], "most": LIMITS["memory"][1]}},
+                "limits": {"time": {k: {"default": d, "most": m} for k, (d, m) in TIME_LIMITS.items()},
+                           "memory": {"default": MEMORY_LIMITS[0], "most": MEMORY_LIMITS[1]}},
                 "variants": _variants()}
 
     @app.post("/api/position", summary="Check and normalise a position; its diagram and legal moves")

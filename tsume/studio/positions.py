@@ -11,6 +11,7 @@ to start with).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..conventions import tsume_position
@@ -25,7 +26,7 @@ from ..variant import Variant, get_variant
 __all__ = ["examine", "position_text", "dead_pieces"]
 
 
-def position_text(board: list[str | None], hands: dict[str, str], side: str) -> str:
+def position_text(board: Sequence[str | None], hands: Mapping[Any, str], side: str) -> str:
     """A position string from the editor's fields: one token per square
     (None or "" for empty), each side's hand (``2PT``, ``-``), the side to
     move (``black``/``white``)."""
