@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -135,6 +136,31 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     pg.select_option("#defender-rule", "given")
     pg.click('#hands .hand-editor.white button[data-letter="P"][data-delta="1"]')
     wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b TGp 1'")
+    # Saved into a collection under the root (atomically), and exported as an SVG.
+    pg.click("#details summary")
+    pg.fill("#pid", "by-clicks")
+    pg.fill("#title", "Set up by clicks")
+    pg.dispatch_event("#title", "change")
+    pg.fill("#save-file", "mine.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [by-clicks] into mine.tsume')")
+    (saved,) = load(page.studio.root / "mine.tsume")
+    assert (saved.id, saved.position, saved.defender, saved.title) == ("by-clicks", "k1P2H25 b TGp 1", "P",
+                                                                      "Set up by clicks")
+    with pg.expect_download() as download:
+        pg.click("#export-svg")
+    svg = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == "by-clicks.svg"
+    assert svg.startswith("<svg") and "<style>" in svg and 'data-position="k1P2H25 b TGp 1"' in svg
+    # Rutherford: the board's length is an input.
+    pg.select_option("#variant", "rutherford")
+    pg.fill("#squares", "11")
+    pg.dispatch_event("#squares", "change")
+    wait_js(pg, "document.getElementById('position').value === 'k10 b - 1'")
+    pg.click('#palette button[data-token="+L"]')
+    click_square(pg, "#editor-board", 5)
+    wait_js(pg, "document.getElementById('position').value === 'k3+L6 b - 1'")
+    assert pg.inner_text("#check-line") == "position: White (not to move) is in check on square 1"
 
 
 def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):

@@ -287,6 +287,8 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
         if payload["min_length"] > payload["max_length"]:
             raise TsumeError("min_length must not exceed max_length")
         payload["time_limit"] = _seconds("compose", payload["time_limit"], max_seconds)
+        # The composer bounds each candidate by nodes; the worker's address space is capped too.
+        payload["limits"] = {"memory": MEMORY_LIMITS[0]}
         calls.check_compose(payload)
         payload["out"] = str(work / f"compose-{uuid.uuid4().hex}.tsume")
         return submit("compose", payload, payload["time_limit"])

@@ -83,8 +83,9 @@ function show(answer) {
   else if (answer.tsume_error) setLine(answer.tsume_error, 'bad');
   else {
     const n = answer.checks.length;
-    setLine(`A legal problem: ${answer.side_to_move === 'black' ? 'Black' : 'White'} to move, ` +
-            `${n} check${n === 1 ? '' : 's'} to choose from.`, 'ok');
+    const side = answer.side_to_move === 'black' ? 'Black' : 'White';
+    if (n === 0) setLine(`A legal position, but ${side} (to move) has no check: no tsume starts here.`, 'bad');
+    else setLine(`A legal problem: ${side} to move, ${n} check${n === 1 ? '' : 's'} to choose from.`, 'ok');
   }
   const warnings = $('warnings');
   warnings.replaceChildren(...(answer.warnings || []).map((w) => el('li', {}, w)));
