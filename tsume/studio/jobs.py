@@ -46,9 +46,11 @@ STATES = (RUNNING, DONE, FAILED, CANCELLED)
 GRACE_SECONDS = 10.0
 #: Seconds between SIGTERM and SIGKILL when a job is ended.
 KILL_AFTER = 2.0
-#: The modules the fork server imports once, so that a job starts at once.
-_PRELOAD = ["tsume.studio.worker", "tsume.studio.calls", "tsume.solve", "tsume.verify", "tsume.play",
-            "tsume.booklet", "tsume.compose.run"]
+#: The modules the fork server imports once, so that a job starts at once
+#: ("__main__": the program that started the server, which every child
+#: would otherwise run again as multiprocessing prepares it).
+_PRELOAD = ["__main__", "tsume.cli", "tsume.studio.worker", "tsume.studio.calls", "tsume.solve", "tsume.verify",
+            "tsume.play", "tsume.booklet", "tsume.compose.run"]
 
 
 def _nothing() -> None:
