@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -259,7 +260,8 @@ def test_old_spellings_still_work(tmp_path):
         (["solve", "--id", "x", MATE_1], "--id needs"),
         (["solve", "--file", "examples"], "choose one with --id"),
         (["show", "--file", "examples", "--id", "no-such-id"], "no-such-id"),
-        (["solve", "nosuchfile.tsume"], "no file named"),
+        (["solve", "nosuchfile"], "no file named"),
+        (["solve", "nosuchfile.tsume"], "no such file"),
         (["solve"], "give a POSITION"),
         (["verify"], "give a POSITION"),
         (["show", "--file", "no/such/file.tsume"], "no such file"),
@@ -270,6 +272,94 @@ def test_input_errors(args, says):
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], r.stderr
+
+
+# --- every error reads "tsume: error: <message>", the program named once ------------------------
+
+
+NO_KING = "K30 b G 1"  # the defender (White) has no king
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["solve", NO_KING], "the defender (White) has no king on the board"),
+        (["verify", NO_KING], "the defender (White) has no king on the board"),
+        (["show", "--file", "{no_king}"], "[a] position: the defender (White) has no king"),
+        (["verify", "{bad_key}"], "unknown key 'lenght'"),
+        (["list", "{bad_key}"], "unknown key 'lenght'"),
+        (["verify", "nosuch.tsume"], "no such file"),
+        (["solve", "--engine", "sat", MATE_1], "--engine sat needs --max-length"),
+        (["solve", "--nope", MATE_1], "solve: No such option '--nope'"),
+        (["perft", "--depth", "x"], "perft: Invalid value for '--depth'"),
+        (["frob"], "No such command 'frob'"),
+        (["booklet", "examples", "-o", "{out}", "--solutions", "x"], "booklet: Invalid value for '--solutions'"),
+        (["show", "--variant", "chess"], "unknown variant 'chess'"),
+    ],
+)
+def test_every_error_names_the_program_once(capsys, tmp_path, args, says):
+    no_king, bad_key = tmp_path / "no-king.tsume", tmp_path / "bad-key.tsume"
+    no_king.write_text("[a]\nposition: K1p2h25 b G\n")
+    bad_key.write_text(f"[a]\nposition: {MATE_1}\nlenght: 1\n")
+    args = [a.format(no_king=no_king, bad_key=bad_key, out=tmp_path / "b.html") for a in args]
+    code, out, err = entry(capsys, *args)
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tsume: error: "), err
+    assert says in lines[0], err
+    assert lines[0].count("tsume") == 1 + lines[0].count(".tsume"), err  # the program's name, once
+
+
+def _messages_of_raises(tree):
+    """The text every ``raise X("...")`` of a module starts its message with."""
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            first = node.exc.args[0]
+            if isinstance(first, ast.JoinedStr) and first.values:
+                first = first.values[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                yield node.lineno, first.value
+
+
+def test_no_message_carries_the_programs_prefix():
+    # The command line adds "tsume: error: "; a message that starts with
+    # "tsume:" itself would print it twice.
+    import ast
+
+    import tsume
+
+    package = Path(tsume.__file__).resolve().parent
+    found = []
+    for source in sorted(package.rglob("*.py")):
+        for line, text in _messages_of_raises(ast.parse(source.read_text(encoding="utf-8"))):
+            if text.lstrip().lower().startswith("tsume"):
+                found.append(f"{source.relative_to(package)}:{line}: {text!r}")
+    assert found == []
+
+
+# --- a missing file is "no such file", whatever else the argument could be -----------------------
+
+
+@pytest.mark.parametrize("name", ["nosuch.tsume", "dir/nosuch", "./nosuch", "my problems.tsume", "nosuch.txt",
+                                  "~/nosuch.tsume", "NOSUCH.TSUME"])
+@pytest.mark.parametrize("command", [["solve"], ["verify"], ["show"], ["perft", "--depth", "1"], ["list"],
+                                     ["booklet", "-o", "{out}"]])
+def test_a_missing_path_is_no_such_file(capsys, tmp_path, monkeypatch, command, name):
+    monkeypatch.chdir(tmp_path)
+    args = [a.format(out=tmp_path / "b.html") for a in command]
+    code, out, err = entry(capsys, args[0], name, *args[1:])
+    assert code == 2 and out == "", err
+    lines = err.splitlines()
+    assert len(lines) == 1 and f"tsume: error: {name!r}: no such file" in lines[0], err
+    assert "position" not in lines[0] and "field" not in lines[0], err
+    assert not (tmp_path / "b.html").exists()
+
+
+def test_a_word_that_is_neither_position_nor_file_says_both():
+    r = run("solve", "nosuch")
+    assert r.exit_code == 2 and "got 1 field; and no file named 'nosuch'" in r.stderr
 
 
 def test_variant_overrides_the_collection(tmp_path):
@@ -482,3 +572,158 @@ def test_ctrl_c_is_130(monkeypatch):
     monkeypatch.setattr(tsume.cli, "diagram", interrupted)
     r = run("show")
     assert r.exit_code == 130 and r.stderr == "tsume: interrupted\n"
+
+
+# --- verify on a collection: a line per problem and a summary ---------------------------------------
+
+SUMMARY = re.compile(r"^(\d+) problems?: (\d+) sound, (\d+) flawed, (\d+) unsound, (\d+) unknown; [\d.]+ s")
+
+
+def _verified_as_json(*args: str) -> list[dict]:
+    r = run("verify", "-q", "--json", *args)
+    assert r.exit_code in (0, 1, 3), r.output
+    return json.loads(r.stdout)["problems"]  # one JSON document: nothing else on stdout
+
+
+@pytest.mark.parametrize("name, status", [("examples", 0), ("flawed", 1)])
+def test_a_collection_is_a_line_per_problem_and_a_summary(name, status):
+    expected = _verified_as_json("--file", name)
+    r = run("verify", "--file", name)
+    assert r.exit_code == status and r.stderr == ""  # no progress noise off a terminal
+    header, *rows, summary = r.stdout.splitlines()
+    assert header.split() == ["ID", "VERDICT", "PROVEN", "FINDINGS"]
+    assert len(rows) == len(expected)
+    for row, p in zip(rows, expected):
+        pid, verdict, length, kinds = row.split(maxsplit=3)
+        assert (pid, verdict) == (p["id"], p["verdict"])
+        assert length == ("-" if p["length"] is None else str(p["length"]))
+        assert kinds == (", ".join(dict.fromkeys(f["kind"] for f in p["findings"])) or "-")
+    counts = SUMMARY.match(summary)
+    assert counts, summary
+    verdicts = [p["verdict"] for p in expected]
+    assert [int(c) for c in counts.groups()] == [len(expected)] + [verdicts.count(v) for v in
+                                                                   ("sound", "flawed", "unsound", "unknown")]
+    assert "Verdict:" not in r.stdout and "Position:" not in r.stdout
+
+
+def test_the_summary_names_the_problems_that_need_a_look():
+    unsound = [p["id"] for p in _verified_as_json("--file", "flawed") if p["verdict"] == "unsound"]
+    assert len(unsound) > 5
+    summary = run("verify", "-q", "--file", "flawed").stdout
+    assert summary.rstrip().endswith(f"; unsound: {', '.join(unsound[:5])} and {len(unsound) - 5} more"), summary
+    stopped = run("verify", "-q", "--nodes", "1", "--file", "examples")
+    assert stopped.exit_code == 3
+    assert "; unknown: ito-01, ito-05" in stopped.stdout and SUMMARY.match(stopped.stdout)
+
+
+def test_quiet_leaves_only_the_summary():
+    r = run("verify", "-q", "--file", "flawed")
+    assert r.exit_code == 1 and r.stderr == ""
+    (line,) = r.stdout.splitlines()
+    assert SUMMARY.match(line) and line.startswith("20 problems: "), line
+
+
+def test_verbose_adds_nodes_and_seconds_to_each_line():
+    r = run("verify", "-v", "--file", "examples")
+    header, *rows, summary = r.stdout.splitlines()
+    assert header.split() == ["ID", "VERDICT", "PROVEN", "NODES", "SECONDS", "FINDINGS"]
+    assert len(rows) == 6 and all(re.fullmatch(r"\S+ +\w+ +\d+ +[\d,]+ +\d+\.\d\d +\S.*", row) for row in rows), rows
+
+
+def test_full_prints_every_report_as_for_one_problem():
+    expected = _verified_as_json("--file", "examples")
+    full = run("verify", "--full", "--file", "examples")
+    assert full.exit_code == 0 and full.stdout.count("\nVerdict: ") == len(expected)
+    assert SUMMARY.match(full.stdout.splitlines()[-1])
+    # Each report is the very one a single problem gets.
+    for p in expected:
+        one = run("verify", "--file", "examples", "--id", p["id"])
+        assert one.exit_code == 0 and not SUMMARY.match(one.stdout.splitlines()[-1] or "-")
+        assert _timeless(one.stdout) in _timeless(full.stdout)
+    assert run("verify", "-q", "--full", "--file", "examples").stdout.count("\nVerdict: ") == len(expected)
+
+
+def _timeless(text: str) -> str:
+    return re.sub(r"\(\d+\.\d+ s, [\d,]+ nodes\)", "(time)", text)
+
+
+def test_one_problem_keeps_its_full_report():
+    r = run("verify", "--file", "examples", "--id", "ito-09")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("[ito-09] ") and "Solution, 9 plies" in r.stdout
+    assert lines[-2].startswith("Verdict: sound") and lines[-1] == ""
+    assert not any(SUMMARY.match(line) for line in lines)
+
+
+def _screen(data: str) -> list[str]:
+    """What a terminal shows after ``data``: ``\\r`` returns to the line's start,
+    ``ESC[K`` erases to its end, a character overwrites what is under it."""
+    lines, col = [[]], 0
+    for part in re.split(r"(\r\n|\n|\r|\x1b\[K)", data):
+        line = lines[-1]
+        if part in ("\n", "\r\n"):
+            lines.append([])
+            col = 0
+        elif part == "\r":
+            col = 0
+        elif part == "\x1b[K":
+            del line[col:]
+        else:
+            for ch in part:
+                if col < len(line):
+                    line[col] = ch
+                else:
+                    line.append(ch)
+                col += 1
+    return ["".join(line) for line in lines]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_progress_on_a_terminal_never_mixes_with_the_lines():
+    master, slave = os.openpty()
+    proc = subprocess.Popen(_command() + ["verify", "--file", "flawed"], stdout=slave, stderr=slave,
+                            close_fds=True)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    assert proc.wait(timeout=120) == 1
+    text = data.decode()
+    assert "tsume: verifying 1/20 ito-no-mate-1" in text  # the progress was drawn
+    plain = run("verify", "--file", "flawed").stdout.splitlines()
+    shown = [line for line in _screen(text) if line]
+    assert shown[:-1] == plain[:-1] and SUMMARY.match(shown[-1]), shown
+
+
+def test_the_progress_line_is_erased_before_each_line_of_output(monkeypatch):
+    import io
+
+    from tsume.cli import _ProgressLine
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    line = _ProgressLine(True, "verifying", 2)
+    line.start(1, "a")
+    line.searching({"nodes": 1234, "seconds": 1.0})
+    assert _screen(term.getvalue()) == ["tsume: verifying 1/2 a: 1,234 nodes, 1.0 s"]
+    line.clear()
+    assert _screen(term.getvalue()) == [""]
+    # Off a terminal: nothing for a search that took less than 10 s.
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    line = _ProgressLine(True, "verifying", 2)
+    line.start(1, "a")
+    line.searching({"nodes": 1234, "seconds": 1.0})
+    line.clear()
+    assert log.getvalue() == ""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -57,7 +59,7 @@ P = "k1P2H25 b G"  # a valid Ito position (mate in 1)
         # The position and the defender's hand are read at load time, with the
         # problem's variant, and named by file, line and id.
         (f"[ok]\nposition: {P}\n\n[bad]\nposition: k1P2H25 b X\n", "x.tsume:5: [bad] position: hands: unknown piece letter 'X'"),
-        ("[a]\nposition: K1p2h25 b G\n", "x.tsume:2: [a] position: tsume: the defender (White) has no king"),
+        ("[a]\nposition: K1p2h25 b G\n", "x.tsume:2: [a] position: the defender (White) has no king"),
         # Counts the hash tables cannot hold, and digits int() refuses, inside a position or hand.
         (f"[a]\nposition: {P}\ndefender: 30P\n", "x.tsume:3: [a] defender '30P': hands: 30 p"),
         ("[a]\nposition: k29K b \u00b2P 1\n", "x.tsume:2: [a] position: hands"),
@@ -121,6 +123,66 @@ def test_an_empty_collection_file_is_refused_and_the_cli_exits_2(tmp_path, capsy
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert f"{path}: holds no problem" in err and len(err.strip().splitlines()) == 1
+
+
+# --- comments after a value -----------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "problems.md"
+
+
+def documented_example() -> str:
+    """The format example of docs/problems.md, verbatim: its first code block."""
+    match = re.search(r"^```\n(.*?)^```$", DOCS.read_text(encoding="utf-8"), re.S | re.M)
+    assert match, "docs/problems.md has lost its format example"
+    return match.group(1)
+
+
+def test_the_documented_example_loads_as_documented():
+    text = documented_example()
+    assert re.search(r"^variant: ito +# ", text, re.M)  # the line users copy, a comment after its value
+    (pr,) = loads(text, "docs/problems.md")
+    assert (pr.id, pr.variant, pr.position, pr.length) == ("ito-05", "ito", "H1kf1P1c2K20 b PHG 1", 5)
+    assert pr.solution == ["G*7", "3-2", "H*5", "2-1", "P*2"]
+    assert (pr.title, pr.author, pr.tags) == ("Three drops", "tsume generator", ["example", "drops"])
+    assert pr.notes == "free text on one line, #1 of a set"
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("title: A title # a comment", "A title"),
+        ("title: A title\t#\ta comment", "A title"),
+        ("title: A title #", "A title"),
+        ("title: # only a comment", ""),
+        ("title: Problem #5", "Problem #5"),
+        ("title: in C# minor", "in C# minor"),
+        ("title: #1 of 3 # first", "#1 of 3"),
+        ("title: a#b # c # d", "a#b"),
+        ("title: 5 \\# 3", "5 # 3"),
+        ("title: 5 \\\\# 3 # comment", "5 \\# 3"),
+        ("title: a\\# b", "a\\# b"),  # a backslash inside a word is text too
+    ],
+)
+def test_a_comment_after_a_value(line, value):
+    (pr,) = loads(f"[a]   # the first\nposition: {P}  # mate in 1\n{line}\n", "x.tsume")
+    assert (pr.id, pr.position, pr.title or "") == ("a", P, value)
+
+
+def test_a_comment_after_the_default_variant():
+    (pr,) = loads("variant: rutherford   # for the problems below\n[a]\nposition: k19K b L\n", "x.tsume")
+    assert pr.variant == "rutherford"
+
+
+@pytest.mark.parametrize("value", ["a # b", "# first", "last #", "a\t# b", "5 \\# 3", "\\#", "\\\\# x",
+                                   "C# #5 P*2#", "a \\\\\\# b #"])
+def test_a_value_holding_a_lone_hash_is_saved_so_that_it_loads_back(tmp_path, value):
+    pr = Problem(id="a", position=P, title=value, author=value, notes=value, tags=[value, "t"],
+                 provenance=f"method={value}")
+    path = tmp_path / "c.tsume"
+    save(path, [pr])
+    (back,) = load(path)
+    assert (back.title, back.author, back.notes, back.tags) == (value, value, value, [value, "t"])
+    assert back.provenance == f"method={value}"
 
 
 def test_save_is_atomic_round_trip_and_keeps_a_normal_mode(tmp_path):

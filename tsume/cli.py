@@ -245,10 +245,19 @@ def limit_options(func: F) -> F:
     return func
 
 
+def _looks_like_a_path(text: str) -> bool:
+    """Whether a POSITION argument reads as a file name, so that a missing one is
+    "no such file" and never a position with too few fields: it holds a ``/``
+    or a ``\\``, starts with ``~``, ends in ``.tsume``, or is one word with a
+    dot (a position string has none of these)."""
+    return (any(mark in text for mark in ("/", "\\", os.sep)) or text.startswith("~")
+            or text.lower().endswith(".tsume") or ("." in text and len(text.split()) == 1))
+
+
 def _is_position_text(text: str) -> bool:
     """A position has three or four fields; a FILE given in its place has one
-    (or is an existing file whose name holds spaces)."""
-    if len(text.split()) < 2:
+    (or is an existing file whose name holds spaces, or looks like a path)."""
+    if len(text.split()) < 2 or _looks_like_a_path(text):
         return False
     try:
         return not Path(text).is_file()
@@ -271,7 +280,8 @@ def load_problems(
 
     FILE is a path or the name of a bundled collection.  For the old spelling
     ``tsume verify FILE``, a POSITION argument that is not a position string
-    (a position has at least three space-separated fields) is taken as FILE.
+    (a position has at least three space-separated fields), or that reads as
+    a file name (:func:`_looks_like_a_path`), is taken as FILE.
     Without --id, a FILE must hold exactly one problem unless ``every``.
     ``--variant`` overrides the collection's variant.  A POSITION of None is
     the variant's start position (``show`` and ``perft``).
@@ -280,6 +290,8 @@ def load_problems(
         try:
             locate(position)
         except TsumeError:
+            if _looks_like_a_path(position):
+                raise  # "no such file": it cannot have been meant as a position
             known = ", ".join(bundled_names()) or "none"
             raise TsumeError(
                 f"position {quote(position)}: expected '<board> <side> <hands> [<move number>]', got 1 field; "
@@ -326,6 +338,16 @@ def main() -> None:
     """
 
 
+def _subcommand(ctx: click.Context) -> str:
+    """The command a usage error is about, without the program's name (which
+    heads every message already): ``solve`` for ``tsume solve``."""
+    names = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names))
+
+
 def run(args: list[str] | None = None) -> None:
     """The console entry point: click's own usage errors also become one line and status 2."""
     try:
@@ -335,7 +357,7 @@ def run(args: list[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)  # only UsageError and its subclasses have one
-        where = f"{ctx.command_path}: " if ctx is not None else ""
+        where = f"{_subcommand(ctx)}: " if ctx is not None and ctx.parent is not None else ""
         hint = ""
         if isinstance(exc, click.NoSuchOption) and exc.option_name == "-v":
             hint = " (-v is --verbose, on solve and verify; the variant is --variant)"
@@ -698,6 +720,109 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
 
 # --- verify -----------------------------------------------------------------------------------
 
+#: The widest id column of ``tsume verify``'s table (a longer id pushes its own line's cells right).
+_ID_WIDTH = 40
+#: How many ids a summary names per verdict that needs a look, before "and N more".
+_SUMMARY_IDS = 5
+
+
+class _ProgressLine:
+    """The progress of a command over a collection, on stderr.
+
+    On a terminal it is one line redrawn in place and erased before anything
+    is printed on stdout (:meth:`clear`), so that it never mixes with the
+    output, and erased at the end.  Elsewhere (a log file) it is a line every
+    10 s at most, as ``tsume compose`` and ``tsume census`` write theirs.
+    Progress is a courtesy: a closed stderr never stops the work.
+    """
+
+    def __init__(self, enabled: bool, verb: str, total: int) -> None:
+        self.enabled = enabled
+        self.tty = enabled and sys.stderr.isatty()
+        self.verb = verb
+        self.total = total
+        self.head = ""
+        self.shown = False
+        self.last = time.monotonic()
+
+    def start(self, n: int, pid: str, note: str = "") -> None:
+        """Problem ``n`` (from 1), whose id is ``pid``, is started (or, with a
+        ``note`` such as its verdict, done)."""
+        self.head = f"tsume: {self.verb} {n}/{self.total} {pid}"
+        self._show(f"{self.head}: {note}" if note else self.head)
+
+    def searching(self, stats: dict) -> None:
+        """A search's progress report (``solve()``'s and ``verify()``'s ``progress``)."""
+        self._show(f"{self.head}: {stats['nodes']:,} nodes, {stats['seconds']:.1f} s")
+
+    def _show(self, line: str) -> None:
+        if self.tty:
+            self._draw(line)
+        elif self.enabled and time.monotonic() - self.last >= 10:
+            self.last = time.monotonic()
+            self._write(line + "\n")
+
+    def clear(self) -> None:
+        """Erase the line (before a line of output on a terminal)."""
+        if self.shown:
+            self.shown = False
+            self._write("\r\x1b[K")
+
+    def _draw(self, line: str) -> None:
+        self.shown = True
+        self._write("\r" + line[: _terminal_width() - 1] + "\x1b[K")
+
+    @staticmethod
+    def _write(text: str) -> None:
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _terminal_width() -> int:
+    """The width of the terminal stderr is on: a progress line longer than it
+    would wrap, and a carriage return would then redraw only its last row."""
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):  # not a terminal, or no file descriptor (tests)
+        return 80
+
+
+def _verify_table_row(cells: tuple[str, ...], id_width: int) -> str:
+    """One line of ``tsume verify``'s table: id, verdict, proven length, [nodes,
+    seconds,] finding kinds."""
+    pid, verdict, length, *rest = cells
+    numbers = "".join(f"  {cell:>10}" for cell in rest[:-1])
+    return f"{pid:<{id_width}}  {verdict:<7}  {length:>6}{numbers}  {rest[-1]}".rstrip()
+
+
+def _verify_row_cells(report: Any, verbose: bool) -> tuple[str, ...]:
+    """A report's cells in ``tsume verify``'s table (docs/verify.md, "A collection")."""
+    kinds = ", ".join(dict.fromkeys(f.kind for f in report.findings)) or "-"
+    length = "-" if report.length is None else str(report.length)
+    if not verbose:
+        return (str(report.id), report.verdict, length, kinds)
+    st = report.stats
+    return (str(report.id), report.verdict, length, f"{st.get('nodes', 0):,}", f"{st.get('seconds', 0):.2f}", kinds)
+
+
+def _verify_summary(reports: list[Any], seconds: float) -> str:
+    """The closing line of ``tsume verify`` on a collection: the count of each
+    verdict, the time, and the ids of the problems that need a look."""
+    from .verify import FLAWED, SOUND, UNKNOWN, UNSOUND
+
+    verdicts = [r.verdict for r in reports]
+    counts = ", ".join(f"{verdicts.count(v)} {v}" for v in (SOUND, FLAWED, UNSOUND, UNKNOWN))
+    out = f"{counted(len(reports), 'problem', 'problems')}: {counts}; {seconds:.1f} s"
+    for verdict in (UNSOUND, UNKNOWN):
+        ids = [str(r.id) for r in reports if r.verdict == verdict]
+        if ids:
+            more = f" and {len(ids) - _SUMMARY_IDS} more" if len(ids) > _SUMMARY_IDS else ""
+            out += f"; {verdict}: {', '.join(ids[:_SUMMARY_IDS])}{more}"
+    return out
+
 
 @main.command("verify")
 @problem_input
@@ -712,9 +837,12 @@ def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoRetu
                    "past them its length is shown as bounds, with a mating line.")
 @click.option("--exact-lengths", "exact_lengths", is_flag=True,
               help="Read every mating alternative's exact length and best line, however long it takes.")
+@click.option("--full", is_flag=True,
+              help="For a collection, every problem's full report (as for one problem), not a line each.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @verbose_option
-@quiet_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress lines on stderr; for a collection, only the summary line (with --full, the reports too).")
 @friendly_errors
 def verify_command(
     variant_spec: str | None,
@@ -731,12 +859,16 @@ def verify_command(
     memory_mb: float | None,
     length_budget: int | None,
     exact_lengths: bool,
+    full: bool,
     as_json: bool,
     verbose: bool,
     quiet: bool,
 ) -> None:
     """Verify the soundness of one POSITION, of the problem --id ID of --file FILE,
     or of every problem in FILE (also spelled `tsume verify FILE`).
+
+    One problem gets a full report; a collection a line per problem (id,
+    verdict, proven length, the kinds of its findings) and a summary line.
 
     Exit status: 0 every problem sound or flawed (tolerated blemishes only),
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
@@ -757,38 +889,54 @@ def verify_command(
         problems[0].length = stated_length
         problems[0].solution = solution.split() if solution else None
     reports = []
+    many = len(problems) > 1
+    # A collection: a table, one line per problem, unless --full (or --json).
+    table = many and not full and not as_json
+    id_width = min(_ID_WIDTH, max(len("ID"), *(len(pr.id) for pr in problems)))
+    if table and not quiet:
+        columns = ("ID", "VERDICT", "PROVEN") + (("NODES", "SECONDS") if verbose else ()) + ("FINDINGS",)
+        echo(_verify_table_row(columns, id_width))
+    # One problem reports its search as solve does; a collection on one line.
+    status = _ProgressLine(many and not quiet, "verifying", len(problems))
+    searching = status.searching if many else _progress_printer(not quiet)
+    started = time.monotonic()
     # Per problem; the first one's limit counts from the command's start (as solve's).
     first_limit = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
-    for n, pr in enumerate(problems, 1):
-        if not quiet and len(problems) > 1:
-            click.echo(f"tsume: verifying [{pr.id}] ({n}/{len(problems)})...", err=True)
-        report = verify(
-            pr,
-            variant=pr.variant,
-            defender_hand=defender_hand,
-            strict=strict,
-            longer_with_leftover_ok=longer_ok,
-            time_limit=first_limit if n == 1 else time_limit,
-            node_limit=node_limit,
-            memory_limit_mb=memory_mb,
-            progress=_progress_printer(not quiet),
-            length_budget=budget,
-        )
-        reports.append(report)
-        if not as_json:
-            pos = Position(report.position, get_variant(report.variant))
-            echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
-            if verbose:
-                st = report.stats
-                echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
-                echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
-            echo("")
+    try:
+        for n, pr in enumerate(problems, 1):
+            status.start(n, pr.id)
+            report = verify(
+                pr,
+                variant=pr.variant,
+                defender_hand=defender_hand,
+                strict=strict,
+                longer_with_leftover_ok=longer_ok,
+                time_limit=first_limit if n == 1 else time_limit,
+                node_limit=node_limit,
+                memory_limit_mb=memory_mb,
+                progress=searching,
+                length_budget=budget,
+            )
+            reports.append(report)
+            status.clear()
+            if table:
+                if not quiet:
+                    echo(_verify_table_row(_verify_row_cells(report, verbose), id_width))
+            elif not as_json:
+                pos = Position(report.position, get_variant(report.variant))
+                echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
+                if verbose:
+                    st = report.stats
+                    echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+                    echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
+                echo("")
+    finally:
+        status.clear()
     verdicts = [r.verdict for r in reports]
     if as_json:
         echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
-    elif len(reports) > 1:
-        counts = {v: verdicts.count(v) for v in ("sound", "flawed", "unsound", "unknown") if v in verdicts}
-        echo("Summary: " + ", ".join(f"{c} {v}" for v, c in counts.items()) + f" of {len(reports)}")
+    elif many:
+        echo(_verify_summary(reports, time.monotonic() - started))
     sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else EXIT_SOUND)
 
 
@@ -963,30 +1111,28 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     problems = load(path)
     if pids:
         problems = [find(problems, pid, str(path)) for pid in pids]
-    tty = sys.stderr.isatty()
     troubled: list[str] = []
+    status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
         # As `tsume verify` exits: a flawed problem is marked, not a failure.
         if entry.status != "mate" or entry.verdict not in (None, "sound", "flawed"):
             troubled.append(entry.problem.id)
-        if quiet:
-            return
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
-        line = f"tsume: booklet {done}/{total} {entry.problem.id}: {word}"
-        _status_line(line, tty)
+        status.start(done, entry.problem.id, word)
 
     name = Path(str(path)).stem
-    html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
-                 node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
-                 time_limit=time_limit, source=name, progress=report, play=play)
+    try:
+        html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
+                     node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
+                     time_limit=time_limit, source=name, progress=report, play=play)
+    finally:
+        status.clear()
     try:
         write_atomic(out, html)
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
-        if tty:
-            click.echo("", err=True)
         extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)

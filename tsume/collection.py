@@ -42,6 +42,33 @@ __all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
               "provenance", "rating")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+#: A ``#`` standing alone as a word -- at the start of a value or after a space
+#: or tab, and before a space, a tab or the end of the line -- with the
+#: backslashes right before it.  Without any, it starts a comment; with some,
+#: it is text, one backslash fewer (``\#`` reads ``#``), so that any value can
+#: be written and read back.  A ``#`` inside a word (``C#``, ``#5``, ``P*2#``)
+#: is always text.
+_COMMENT = re.compile(r"(?:(?<=[ \t])|^)(\\*)#(?=[ \t]|$)")
+
+
+def _read_value(text: str) -> str:
+    """The value of a line from what follows its ``key:`` (or a whole ``[id]``
+    line): up to a comment, if any, with its escapes read; stripped."""
+    if "#" not in text:
+        return text.strip()
+    for match in _COMMENT.finditer(text):
+        if not match.group(1):
+            text = text[: match.start()]
+            break
+    return _COMMENT.sub(lambda m: m.group(0)[1:], text).strip()
+
+
+def _write_value(value: str) -> str:
+    """``value`` as a line holds it: every ``#`` that :func:`_read_value` would
+    take for a comment (or an escape) gets one more backslash."""
+    if "#" not in value:  # the common case: no regex scan of a long value
+        return value
+    return _COMMENT.sub(lambda m: "\\" + m.group(0), value)
 
 
 def _tag(pid: str) -> str:
@@ -124,24 +151,16 @@ class Problem:
         }
 
     def to_text(self) -> str:
-        lines = [f"[{self.id}]", f"variant: {self.variant}", f"position: {self.position}"]
-        if self.defender is not None:
-            lines.append(f"defender: {self.defender}")
-        if self.length is not None:
-            lines.append(f"length: {self.length}")
-        if self.solution is not None:
-            lines.append(f"solution: {' '.join(self.solution)}")
-        for key in ("title", "author"):
-            value = getattr(self, key)
-            if value:
-                lines.append(f"{key}: {value}")
-        if self.tags:
-            lines.append(f"tags: {', '.join(self.tags)}")
-        for key in ("notes", "provenance", "rating"):
-            value = getattr(self, key)
-            if value:
-                lines.append(f"{key}: {value}")
-        return "\n".join(lines)
+        """The problem as a collection file holds it; :func:`loads` reads it back
+        the same (a ``#`` that would start a comment is escaped)."""
+        values: list[tuple[str, str | None]] = [("variant", self.variant), ("position", self.position),
+                                                ("defender", self.defender)]
+        values.append(("length", None if self.length is None else str(self.length)))
+        values.append(("solution", None if self.solution is None else " ".join(self.solution)))
+        values += [("title", self.title or None), ("author", self.author or None),
+                   ("tags", ", ".join(self.tags) or None)]
+        values += [(key, getattr(self, key) or None) for key in ("notes", "provenance", "rating")]
+        return "\n".join([f"[{self.id}]"] + [f"{key}: {_write_value(v)}" for key, v in values if v is not None])
 
 
 #: The longest ``length:`` accepted, in digits: a million plies is far beyond any
@@ -224,6 +243,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
         if not line or line.startswith("#"):
             continue
         if line.startswith("["):
+            line = _read_value(line)  # "[id]  # a comment"
             if not line.endswith("]"):
                 raise CollectionError(f"{name}:{line_no}: problem header must be '[id]', got {quote(line)}")
             finish()
@@ -243,7 +263,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
             raise CollectionError(f"{name}:{line_no}: {in_problem}expected 'key: value', got {quote(line)}")
         if key not in KNOWN_KEYS:
             raise CollectionError(f"{name}:{line_no}: {in_problem}unknown key {quote(key)} (known: {', '.join(KNOWN_KEYS)})")
-        value = value.strip()
+        value = _read_value(value)
         if current is None:
             if key != "variant":
                 raise CollectionError(f"{name}:{line_no}: only 'variant' may come before the first [id]")
@@ -276,6 +296,14 @@ def bundled_names() -> list[str]:
     return []
 
 
+def _has_folder(name: str | os.PathLike) -> bool:
+    """Whether ``name`` has a folder part as written (``./x`` has one)."""
+    text = os.fspath(name)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    return any(sep in text for sep in (os.sep, os.altsep) if sep)
+
+
 def locate(name: str | os.PathLike) -> Path:
     """The collection file ``name`` names: an existing path, else a bundled
     collection by name (``examples`` or ``examples.tsume``), so that the
@@ -287,13 +315,15 @@ def locate(name: str | os.PathLike) -> Path:
         if p.is_file():
             return p
         stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
-        if p.parent == Path("."):
+        if not _has_folder(name):
             for folder in _BUNDLED_DIRS:
                 candidate = folder / f"{stem}.tsume"
                 if candidate.is_file():
                     return candidate
     except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
         raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
+    if _has_folder(name):  # names no bundled collection: "./examples" is a path
+        raise CollectionError(f"{quote(str(name))}: no such file")
     known = ", ".join(bundled_names()) or "none found"
     raise CollectionError(f"{quote(str(name))}: no such file, and no bundled collection of that name (bundled: {known})")
 

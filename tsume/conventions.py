@@ -48,7 +48,7 @@ def tsume_position(
     attacker = pos.turn
     defender = attacker ^ 1
     if not pos.kings[defender]:
-        raise PositionError(f"tsume: the defender ({COLOUR_NAMES[defender]}) has no king on the board")
+        raise PositionError(f"the defender ({COLOUR_NAMES[defender]}) has no king on the board")
     if mode is None:
         mode = "rest" if not any(pos.hands[defender]) else "as-given"
     elif mode.strip().lower() in ("rest", "none"):
