@@ -448,3 +448,14 @@ def test_the_api_with_the_projects_fuzz_inputs_gives_no_server_error(tmp_path):
     assert codes.get(200, 0) + codes.get(202, 0) > 40 and codes.get(422, 0) > 100, codes
     if (tmp_path / "fuzz.tsume").exists():
         load(tmp_path / "fuzz.tsume")  # what was saved still reads
+
+
+def test_a_bundled_name_never_reads_a_file_of_the_servers_folder(client, tmp_path, monkeypatch):
+    # A file named like a bundled collection in the folder the server runs in is not read.
+    (tmp_path / "examples").write_text("[decoy]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    (tmp_path / "examples.tsume").write_text("[decoy]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in ("examples", "examples.tsume"):
+        data = client.get(f"/api/collections/{name}").json()
+        assert "decoy" not in {p["id"] for p in data.get("problems", [])}, name
+    assert client.get("/api/collections/examples").json()["count"] == 6

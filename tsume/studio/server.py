@@ -52,7 +52,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, open_b
         import uvicorn
         from .app import create_app
     except ImportError:
-        raise ArgumentError("tsume serve needs the studio extra: pip install 'tsume[studio]'") from None
+        raise ArgumentError("the studio needs FastAPI and uvicorn: pip install 'tsume[studio]'") from None
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     name = f"[{host.strip('[]')}]" if ":" in host else host

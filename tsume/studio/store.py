@@ -17,7 +17,7 @@ import threading
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..collection import Problem, bundled_names, dumps, find, load, loads, locate
+from ..collection import Problem, bundled_names, bundled_path, dumps, find, load, loads
 from ..errors import TsumeError, quote
 from ..files import write_atomic
 
@@ -83,10 +83,10 @@ class Store:
         return name in bundled_names()
 
     def locate(self, name: str) -> Path:
-        """A bundled collection by name, else a file under the root."""
-        if self.is_bundled(name):
-            return locate(name)
-        return self.path(name)
+        """A bundled collection by name, else a file under the root (never a
+        file of the server's current folder that bears a bundled name)."""
+        found = bundled_path(name) if self.is_bundled(name) else None
+        return found if found is not None else self.path(name)
 
     # --- reading ------------------------------------------------------------------------
 
