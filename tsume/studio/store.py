@@ -21,11 +21,13 @@ from ..collection import Problem, bundled_names, bundled_path, dumps, find, load
 from ..errors import TsumeError, quote
 from ..files import write_atomic
 
-__all__ = ["Store", "StoreError", "MAX_FILES", "MAX_DEPTH", "MAX_FILE_BYTES"]
+__all__ = ["Store", "StoreError", "MAX_FILES", "MAX_DEPTH", "MAX_FOLDERS", "MAX_FILE_BYTES"]
 
-#: The most .tsume files listed under the root, and how deep the listing looks.
+#: The most .tsume files listed under the root, how deep the listing looks,
+#: and how many folders it opens at most (a root as wide as a home folder).
 MAX_FILES = 2000
 MAX_DEPTH = 6
+MAX_FOLDERS = 5000
 #: The largest collection file read (bytes); the bundled ones are well under 1 MB.
 MAX_FILE_BYTES = 20_000_000
 
@@ -96,7 +98,9 @@ class Store:
         links out of the root are left out)."""
         out: list[dict[str, Any]] = [{"name": n, "bundled": True, "writable": False} for n in bundled_names()]
         found: list[str] = []
-        for folder, dirs, files in os.walk(self.root, followlinks=False):
+        for seen, (folder, dirs, files) in enumerate(os.walk(self.root, followlinks=False)):
+            if seen >= MAX_FOLDERS or len(found) >= MAX_FILES:
+                break
             here = Path(folder)
             depth = len(here.relative_to(self.root).parts)
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and depth < MAX_DEPTH)

@@ -3,7 +3,7 @@
 // step.  The server reads and checks every change (POST /api/position): it
 // draws the diagram and says in one line what the engine would reject.
 
-import {ApiError, el, post, put} from './api.js';
+import {el, post, put} from './api.js';
 import {BoardView} from './board.js';
 import {current, problemBody, setProblem} from './state.js';
 
@@ -425,5 +425,3 @@ export function initEditor(info) {
   $('save').addEventListener('click', save);
   $('export-svg').addEventListener('click', exportSvg);
 }
-
-export {ApiError};
