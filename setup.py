@@ -2,8 +2,8 @@
 
 The package is plain, typed Python.  At install time mypyc (part of mypy)
 compiles the modules in ``tsume/_native.py``'s ``COMPILED`` list from that
-same source into C extensions: the move generator runs about 2.5 times and
-the solver about 3 times as fast (docs/performance.md).  There is no second
+same source into C extensions: the move generator runs about 4 times and
+the solver about 6 times as fast (docs/performance.md).  There is no second
 implementation to keep in step: the ``.py`` files stay the source and the
 pure-Python fallback.
 

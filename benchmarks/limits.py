@@ -13,10 +13,9 @@ user waits for).  The positions run long without a limit:
 * SAT: ``3T2k1CG21 b C 1 --max-length 5 --all-first-moves`` (the defender
   holds most of the set; gigabytes without a bound).
 
-(Until stop 30 they were ``solve "k30 b 2C2H2GP 1"`` and ``verify
-problems/bench-ito.tsume --id ito-L01-0001``; the search now mates the first
-in 6 s and verifies the second in 4 s, so they no longer ran into the
-larger limits.)
+(Positions that once ran long, such as ``solve "k30 b 2C2H2GP 1"`` and
+``verify problems/bench-ito.tsume --id ito-L01-0001``, now finish in a few
+seconds, before the larger limits are reached; so these were chosen.)
 
 A memory run also gets ``--time-limit`` (``--memory-runs-for``) so that it ends;
 the table says which limit stopped it.  A limit a command does not take is

@@ -14,6 +14,8 @@ the PATH, as the browser tests find it).
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +48,10 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=1)
             for name, width in (("diagram", 1000), ("kanji", 640)):
-                page.set_viewport_size({"width": width, "height": 400})
+                # The window takes the diagram's shape, so the picture has no empty bands.
+                _, _, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', (work / f"{name}.svg").read_text(
+                    encoding="utf-8")).group(1).split())
+                page.set_viewport_size({"width": width, "height": math.ceil(width * h / w)})
                 page.goto((work / f"{name}.svg").as_uri())
                 # An SVG document has no page to screenshot whole: shoot its root element.
                 page.locator("svg").screenshot(path=str(IMAGES / f"{'diagram-kanji' if name == 'kanji' else name}.png"))

@@ -273,7 +273,7 @@ def test_print_to_pdf_gives_a_page_per_problem(browser, tmp_path, solutions):
 
 
 def test_a_bundled_collection_booklet_with_verify(browser, tmp_path):
-    """The issue's acceptance: a bundled collection's booklet, verified, passes in the browser."""
+    """A bundled collection's booklet, verified, shows every problem sound in the browser."""
     path = _booklet(tmp_path, "examples", "--verify", "--solutions", "inline")
     problems = load(locate("examples"))
     page = Page(browser, path)
@@ -320,3 +320,146 @@ def test_the_svg_of_tsume_show_renders_standalone(browser, tmp_path):
         assert page.errors == []
     finally:
         page.close()
+
+
+# --- the diagram's text layout ------------------------------------------------------------------------
+
+# Every <text> of each diagram on the page: its box must lie inside the viewBox,
+# a piece's letter inside its piece, and no two things of the text layer (a
+# text outside a piece, a whole piece, a side's sign) may overlap.  getBBox()
+# gives boxes in the SVG's user units, the viewBox's (the diagrams have no
+# transforms).
+_LAYOUT_FAULTS = """
+() => {
+  const faults = [];
+  const eps = 0.01;
+  const name = el => el.classList.contains('piece') ? `piece ${el.dataset.piece}`
+    : `${el.tagName} ${el.getAttribute('class')} "${el.textContent}"`;
+  const show = b => `(${b.x.toFixed(1)}, ${b.y.toFixed(1)}, ${b.width.toFixed(1)} x ${b.height.toFixed(1)})`;
+  const inside = (a, b) => a.x >= b.x - eps && a.y >= b.y - eps
+    && a.x + a.width <= b.x + b.width + eps && a.y + a.height <= b.y + b.height + eps;
+  document.querySelectorAll('svg.tsume-board').forEach(svg => {
+    const id = svg.dataset.case;
+    const vb = svg.viewBox.baseVal;
+    const view = {x: vb.x, y: vb.y, width: vb.width, height: vb.height};
+    svg.querySelectorAll('text').forEach(t => {
+      const box = t.getBBox();
+      if (box.width <= 0) faults.push(`${id}: ${name(t)} is not drawn`);
+      if (!inside(box, view)) faults.push(`${id}: ${name(t)} ${show(box)} leaves the viewBox ${show(view)}`);
+    });
+    svg.querySelectorAll('g.piece').forEach(g => {
+      if (!inside(g.querySelector('text').getBBox(), g.querySelector('polygon').getBBox()))
+        faults.push(`${id}: the letter of ${name(g)} leaves its piece`);
+    });
+    const things = [...svg.querySelectorAll('text')].filter(t => !t.closest('g.piece'))
+      .concat([...svg.querySelectorAll('g.piece, polygon.side-marker')]);
+    const boxes = things.map(el => el.getBBox());
+    for (let i = 0; i < things.length; i++) for (let j = i + 1; j < things.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.x < b.x + b.width - eps && b.x < a.x + a.width - eps && a.y < b.y + b.height - eps && b.y < a.y + a.height - eps)
+        faults.push(`${id}: ${name(things[i])} overlaps ${name(things[j])}`);
+    }
+  });
+  return faults;
+}
+"""
+
+_LAYOUT_POSITIONS = [
+    ("1k2PT+Fh5+f17 b PCtch2g 1", "ito"),          # the README's diagram
+    ("k29K b 2P2T2C2H2G2F 1", "ito"),              # Black holds every piece, White none
+    ("k29K w PTCHGFptchgf 1", "ito"),              # both hands full, White to move
+    ("k3fg1hc2tp5PT2CH1GF3K b - 1", "ito"),        # both hands empty
+    ("k19+Fp1h1P4K w Tg 1", "ito"),                # in check: the caption says so
+    ("k19K b 2P2S2N2B2L 1", "rutherford"),         # Black holds every piece
+    ("k7K w 2P2S2N2B2L 1", "rutherford"),          # the fewest squares, the fullest hand
+    ("k62K w PSNBLpsnbl 1", "rutherford"),         # the most squares
+]
+_LONG_CAPTIONS = [
+    "ito-09: Pawn first, Chariot last, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1",
+    "A title that goes on " * 12 + "(mate in 15).",
+    "x" * 150 + " an unbroken word longer than any line",
+    "伊藤将棋の詰将棋 第一番 " * 6 + "WMWMWMWMWMWMWMWMWMWM mmmmmmmmmm %%%%@@@@",
+]
+
+
+def _layout_cases() -> list[tuple[str, str]]:
+    """(name, SVG) for each diagram of the layout test."""
+    from tsume import svg
+    from tsume.position import Position
+
+    cases = []
+    for text, variant in _LAYOUT_POSITIONS:
+        pos = Position(text, variant)
+        for fold in (None, 16, 8, 3, 1):
+            for kanji in (False, True):
+                cases.append((f"{text} fold={fold} kanji={kanji}", svg.board(pos, fold=fold, kanji=kanji)))
+        for i, caption in enumerate(_LONG_CAPTIONS):
+            for fold in (None, 16, 1):
+                cases.append((f"{text} fold={fold} caption {i}", svg.board(pos, fold=fold, caption=caption)))
+        cases.append((f"{text} without hands", svg.board(pos, hands=False, caption=_LONG_CAPTIONS[1], fold=5)))
+    # And as the command draws a collection problem (its heading is the caption).
+    for fold in ("16", "5"):
+        done = subprocess.run([sys.executable, "-m", "tsume", "show", "--file", "examples", "--id", "ito-09",
+                               "--format", "svg", "--kanji", "--fold", fold], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        cases.append((f"tsume show ito-09 --fold {fold}", done.stdout))
+    return cases
+
+
+# The faces the layout is checked in, besides the style sheet's own sans-serif:
+# DejaVu Sans (many a Linux desktop's sans-serif), a narrow, a serif, a monospace and a wide bold face (where installed; the
+# browser falls back to its default for a missing one).
+_FACES = [None, "DejaVu Sans", "Liberation Sans Narrow", "DejaVu Serif", "DejaVu Sans Mono", "DejaVu Sans;font-weight:bold"]
+
+
+@pytest.mark.parametrize("face", _FACES, ids=lambda f: f or "sans-serif")
+def test_diagram_text_fits_and_nothing_overlaps(browser, tmp_path, face):
+    cases = _layout_cases()
+    body = "".join(text.replace('<svg ', f'<svg data-case="{i}" ', 1) for i, (_, text) in enumerate(cases))
+    override = f"<style>.tsume-board text{{font-family:{face} !important}}</style>" if face else ""
+    path = tmp_path / "layout.html"
+    path.write_text(f"<!DOCTYPE html><meta charset='utf-8'>{override}<body>{body}</body>", encoding="utf-8")
+    page = Page(browser, path)
+    try:
+        assert page.page.locator("svg.tsume-board").count() == len(cases)
+        faults = page.page.evaluate(_LAYOUT_FAULTS)
+        assert page.errors == []
+    finally:
+        page.close()
+    named = [f"{cases[int(f.split(':', 1)[0])][0]}:{f.split(':', 1)[1]}" for f in faults]
+    assert not named, f"{len(named)} faults, the first: " + "\n".join(named[:15])
+
+
+# Common faces: those installed (fc-list says which) are measured besides the generic families.
+_COMMON_FACES = ("DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Serif", "DejaVu Sans Mono", "Liberation Sans",
+                 "Liberation Sans Narrow", "Liberation Serif", "Liberation Mono", "Noto Sans", "Noto Serif",
+                 "Noto Sans Mono", "Noto Sans CJK JP", "Noto Serif CJK JP", "Arial", "Helvetica", "Verdana",
+                 "Tahoma", "Segoe UI", "Roboto", "Open Sans", "Ubuntu", "Cantarell", "FreeSans", "FreeSerif", "Lato",
+                 "WenQuanYi Micro Hei", "Droid Sans Fallback")
+
+
+def test_the_width_bound_holds_in_every_installed_face(browser):
+    """svg.max_text_width bounds each character's advance in every common face installed here."""
+    from tsume.svg import max_text_width
+
+    listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout \
+        if shutil.which("fc-list") else ""
+    installed = {name.strip() for line in listed.splitlines() for name in line.split(",")}
+    faces = ["sans-serif", "serif", "monospace"] + [f'"{f}"' for f in _COMMON_FACES if f in installed]
+    chars = [chr(c) for c in range(32, 127)] + list("玉歩瓦角天金銀飛仲と成éüßñ—–…’“")
+    page = browser.new_page()
+    try:
+        page.set_content("<canvas></canvas>")
+        widths = page.evaluate("""([faces, chars]) => {
+          const c = document.querySelector('canvas').getContext('2d'), out = [];
+          for (const weight of ['normal', 'bold']) for (const face of faces) {
+            c.font = `${weight} 100px ${face}`;
+            for (const ch of chars) out.push([`${weight} ${face}`, ch, c.measureText(ch).width]);
+          }
+          return out;
+        }""", [faces, chars])
+    finally:
+        page.close()
+    assert len(widths) == 2 * len(faces) * len(chars)
+    over = [(face, ch, round(w, 1)) for face, ch, w in widths if w > max_text_width(ch, 100)]
+    assert not over, over[:20]

@@ -19,7 +19,10 @@ import pytest
 from tsume.collection import load
 from tsume.compose import Candidate, canonical_key, parse_material
 from tsume.compose.filters import Limits, consider, economise, repair, sound
-from tsume.compose.run import Settings, compose, merge_pool, read_state, run_shard, settings_from
+from tsume.compose.idea import Ideas, idea_keys, line_key
+from tsume.compose.run import Settings, compose, merge_pool, run_shard, settings_from, spread_target
+from tsume.compose.state import load as load_state
+from tsume.compose.state import state_path
 from tsume.compose.sources import mutate, random_candidates, two_plies_back
 from tsume.conventions import tsume_position
 from tsume.errors import ArgumentError
@@ -227,11 +230,11 @@ def test_resume_goes_on_without_duplicates_and_as_one_run(tmp_path):
     compose(s, parts, count=1, workers=1)
     with pytest.raises(ArgumentError, match="exists"):
         compose(s, parts, count=3, workers=1)
-    with pytest.raises(ArgumentError, match="other settings"):
+    with pytest.raises(ArgumentError, match=r"other options: --seed 12 \(stored\), not 13"):
         compose(easy(seed=13), parts, count=3, workers=1, resume=True)
     compose(s, parts, count=3, workers=1, resume=True)
     assert parts.read_text() == whole.read_text()
-    _, state = read_state(parts)
+    state = load_state(parts).state
     assert state is not None and state["settings"]["seed"] == 12
 
 
@@ -245,7 +248,7 @@ def test_generations_share_a_pool_and_stay_deterministic(tmp_path):
     compose(s, parts, count=2, workers=2)
     compose(s, parts, count=4, workers=1, resume=True)
     assert one.read_text() == two.read_text() == parts.read_text()
-    _, state = read_state(one)
+    state = load_state(one).state
     assert state is not None and state["running"], "the pool stayed empty"
     assert max(int(g) for g in state["pools"]) == state["next_shard"] + 1
     # The pool is what a later shard starts from: a mutate shard given it
@@ -265,16 +268,14 @@ def test_per_length_spreads_the_collection(tmp_path):
         easy(per_length=0)
 
 
-def test_resume_refuses_a_header_it_cannot_go_on_from(tmp_path):
+def test_resume_refuses_a_state_it_cannot_go_on_from(tmp_path):
     s = easy(seed=12)
     out = tmp_path / "old.tsume"
     compose(s, out, count=1, workers=1)
-    text = out.read_text()
-    _, state = read_state(out)
-    assert state is not None
-    state["running"] = [[3, 3, "k1P2H25 b G 1", None]]  # a pool entry of an earlier format
-    head, rest = text.split("\n", 2)[:2], text.split("\n", 2)[2]
-    out.write_text(head[0] + "\n# compose-state: " + json.dumps(state) + "\n" + rest)
+    side = json.loads(state_path(out).read_text())
+    side["current"]["state"]["running"] = [[3, 3, "k1P2H25 b G 1", None]]  # a pool entry of an earlier format
+    side["previous"] = None
+    state_path(out).write_text(json.dumps(side))
     with pytest.raises(ArgumentError, match="new file"):
         compose(s, out, count=3, workers=1, resume=True)
 
@@ -406,3 +407,225 @@ def test_cli_scheduler_that_is_not_there(tmp_path):
     pytest.importorskip("distributed", reason="Dask is not installed: pip install -e '.[cluster]'")
     r = tsume("compose", "--out", str(tmp_path / "x.tsume"), "--scheduler", "tcp://127.0.0.1:9", "--count", "1")
     assert r.returncode == 2 and "cannot connect" in r.stderr and "Traceback" not in r.stderr
+
+
+# --- the same idea, once ------------------------------------------------------------------
+
+
+def test_a_defender_variant_is_the_same_idea():
+    a = idea_keys("ito", "G2ck2t1H21 b T 1", None, ["1-3", "5-6", "T*5"])
+    b = idea_keys("ito", "G2ck2t1H21 b T 1", "none", ["1-3", "5-6", "T*5"])
+    c = idea_keys("ito", "G2ck2t1H21 b T2pchg2f 9", None)  # "the rest" written out, no solution stated
+    ideas = Ideas()
+    ideas.add(a, "first")
+    assert ideas.match(b) == ("board", "first") and ideas.match(c) == ("board", "first")
+
+
+def test_a_line_shifted_along_the_board_is_the_same_idea():
+    # One Rutherford idea on boards of 21 and 25 squares, and two squares along.
+    line = ["+N*12", "9-11", "12-9", "11-13", "9-11"]
+    ideas = Ideas()
+    ideas.add(idea_keys("rutherford", "8k+b4l6 b N 1", "none", line), "first")
+    assert ideas.match(idea_keys("rutherford", "8k+b4l10 b N 1", "none", line)) == ("line", "first")
+    shifted = ["+N*10", "7-9", "10-7", "9-11", "7-9"]
+    assert ideas.match(idea_keys("rutherford", "6k+b4l10 b N 1", "none", shifted)) == ("line", "first")
+    assert line_key(line) == line_key(shifted) == "+N*3 0-2 3-0 2-4 0-2"
+    # Another move, or the same moves in another order, is another line.
+    assert line_key(["+N*12", "9-11", "12-9", "11-13", "9-10"]) != line_key(line)
+    assert line_key(["+N*12", "12-9", "9-11", "11-13", "9-11"]) != line_key(line)
+
+
+def test_the_same_shape_is_the_same_idea():
+    ideas = Ideas()
+    ideas.add(idea_keys("ito", "k1P2H25 b G", None, ["G*2"], "abc"), "first")
+    assert ideas.match(idea_keys("ito", "3k1P2H22 b G", None, ["6-5"], "abc")) == ("shape", "first")
+    assert ideas.match(idea_keys("ito", "3k1P2H22 b G", None, ["6-5"], "abd")) is None
+
+
+def _shifted(a: list[str], b: list[str]) -> bool:
+    """Whether line b is line a moved by some number of squares (another way than line_key's)."""
+    import re
+
+    return len(a) == len(b) and any(
+        [re.sub(r"[0-9]+", lambda m: str(int(m.group()) + d), x) for x in a] == b for d in range(-40, 41))
+
+
+def assert_no_repeated_idea(problems) -> None:
+    """No two problems the same idea, judged afresh: boards, lines, and the
+    shape of a verification done here."""
+    from tsume.compose.rating import shape_hash
+
+    shapes = []
+    for p in problems:
+        r = verify(p)
+        assert r.verdict == "sound", (p.id, r.findings)
+        shapes.append(shape_hash(r))
+    for i, a in enumerate(problems):
+        for j, b in enumerate(problems[:i]):
+            board_a, board_b = (cand(x.position, x.defender, x.variant).fen() for x in (a, b))
+            assert board_a != board_b, f"{a.id} is {b.id} with another defender's hand"
+            assert not _shifted(b.solution, a.solution), f"{a.id} plays {b.id}'s line elsewhere"
+            assert shapes[i] != shapes[j], f"{a.id} has {b.id}'s shape"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_a_seeded_run_repeats_no_idea_and_spreads_its_lengths(tmp_path, variant):
+    """tsume compose --variant V --count 5 --length 3-9 --seed 1, as a user types it."""
+    out = tmp_path / f"{variant}.tsume"
+    r = tsume("compose", "--variant", variant, "--count", "5", "--length", "3-9", "--seed", "1",
+              "--out", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    problems = load(out)
+    assert len(problems) == 5
+    assert_no_repeated_idea(problems)
+    by_length = {n: sum(p.length == n for p in problems) for n in {p.length for p in problems}}
+    # Five problems over the four lengths 3, 5, 7, 9: at most two of each, three lengths at least.
+    assert len(by_length) >= 3 and max(by_length.values()) <= 2, by_length
+
+
+def test_a_problem_of_the_parents_is_not_composed_again(tmp_path):
+    first = tmp_path / "first.tsume"
+    compose(easy(seed=11), first, count=2, workers=1)
+    parents = load(first)
+    again = tmp_path / "again.tsume"
+    summary = compose(easy(seed=11, parents=parents), again, count=2, workers=1)
+    assert summary.duplicates >= 1  # the same shards find the parents' problems again
+    assert_no_repeated_idea(parents + load(again))
+
+
+def test_the_spread_target_shares_the_count_over_the_lengths():
+    assert spread_target(settings_from("ito", length="3-9"), 5) == 2  # 3, 5, 7, 9
+    assert spread_target(settings_from("ito", length="4-9"), 7) == 3  # 5, 7, 9
+    assert spread_target(settings_from("ito", length="7"), 5) == 1  # 7 to 99: 47 lengths
+    assert spread_target(settings_from("ito", length="3-9"), None) is None
+
+
+# --- the state beside the collection ------------------------------------------------------------
+
+#: The longest line a collection may have: a long solution fits, a dump of state does not.
+MAX_LINE = 400
+#: The longest comment line.
+MAX_COMMENT = 200
+
+
+def assert_for_people(path: Path) -> None:
+    for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        assert len(line) <= MAX_LINE, f"{path.name}:{n}: {len(line)} characters"
+        if line.startswith("#"):
+            assert len(line) <= MAX_COMMENT and "compose-state" not in line, f"{path.name}:{n}: {line[:80]}"
+
+
+def test_bundled_collections_have_no_line_longer_than_a_person_reads():
+    folder = Path(__file__).resolve().parent.parent / "problems"
+    names = sorted(folder.glob("*.tsume"))
+    assert len(names) >= 8
+    for path in names:
+        assert_for_people(path)
+    assert not list(folder.glob("*.state.json"))
+
+
+def test_the_state_is_kept_beside_the_collection(tmp_path):
+    out = tmp_path / "mine.tsume"
+    compose(easy(seed=12), out, count=2, workers=1)
+    assert_for_people(out)
+    side = json.loads(state_path(out).read_text())
+    assert side["current"]["problems"] == 2 and side["current"]["state"]["settings"]["seed"] == 12
+    assert state_path(out).name == "mine.tsume.state.json"
+
+
+def test_resume_without_its_state_file_is_one_line_and_loses_nothing(tmp_path):
+    out = tmp_path / "mine.tsume"
+    compose(easy(seed=12), out, count=1, workers=1)
+    state_path(out).unlink()
+    before = out.read_text()
+    with pytest.raises(ArgumentError, match="no state file mine.tsume.state.json") as info:
+        compose(easy(seed=12), out, count=3, workers=1, resume=True)
+    assert "\n" not in str(info.value) and out.read_text() == before
+
+
+def test_resume_of_a_collection_edited_since_is_refused(tmp_path):
+    out = tmp_path / "mine.tsume"
+    compose(easy(seed=12), out, count=2, workers=1)
+    problems = load(out)
+    # Titles, notes and comments may be edited ...
+    problems[0].title = "A first one"
+    out.write_text("# my comment\n\n" + "\n\n".join(p.to_text() for p in problems) + "\n")
+    compose(easy(seed=12), out, count=3, workers=1, resume=True)
+    text = out.read_text()
+    assert text.startswith("# my comment\n") and "title: A first one" in text and len(load(out)) == 3
+    # ... but a problem taken out would make the next id clash, or the state skip its shard.
+    problems = load(out)
+    out.write_text("\n\n".join(p.to_text() for p in problems[1:]) + "\n")
+    before = out.read_text()
+    with pytest.raises(ArgumentError, match=r"\(2 problems\) is not the collection its state file") as info:
+        compose(easy(seed=12), out, count=4, workers=1, resume=True)
+    assert "\n" not in str(info.value) and out.read_text() == before
+
+
+def test_a_stop_between_the_two_writes_resumes_as_one_run(tmp_path, monkeypatch):
+    """The state file is written first: a run stopped before the collection
+    followed goes on from the state before."""
+    import tsume.compose.state as state_module
+
+    whole, parts = tmp_path / "whole.tsume", tmp_path / "parts.tsume"
+    compose(easy(seed=12), whole, count=3, workers=1)
+    compose(easy(seed=12), parts, count=1, workers=1)
+    real = state_module.write_atomic
+
+    def stop_before_the_collection(path, text):
+        real(path, text)
+        if str(path).endswith(".state.json"):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(state_module, "write_atomic", stop_before_the_collection)
+    with pytest.raises(KeyboardInterrupt):
+        compose(easy(seed=12), parts, count=3, workers=1, resume=True)
+    monkeypatch.setattr(state_module, "write_atomic", real)
+    assert len(load(parts)) == 1
+    compose(easy(seed=12), parts, count=3, workers=1, resume=True)
+    assert parts.read_text() == whole.read_text()
+
+
+def test_a_collection_with_its_state_inside_resumes_and_moves_it_out(tmp_path):
+    """Collections of an earlier tsume carry the state on a comment line."""
+    old = tmp_path / "old.tsume"
+    compose(easy(seed=12), old, count=1, workers=1)
+    state = json.loads(state_path(old).read_text())["current"]["state"]
+    del state["settings"]["parent_ideas"], state["target"], state["generation_accepted"]
+    state_path(old).unlink()
+    body = old.read_text().split("\n", 1)[1]
+    old.write_text("# Composed by tsume compose (docs/compose.md); the next line lets --resume go on.\n"
+                   f"# compose-state: {json.dumps(state, sort_keys=True)}\n{body}")
+    first = load(old)
+    compose(easy(seed=12), old, count=3, workers=1, resume=True)
+    after = load(old)
+    assert len(after) == 3 and after[0].to_text() == first[0].to_text()
+    assert_no_repeated_idea(after)
+    assert state_path(old).exists()
+    assert_for_people(old)
+
+
+def test_cli_resume_with_other_options_says_which(tmp_path):
+    out = tmp_path / "c.tsume"
+    common = ["compose", "--out", str(out), "--method", "random", "--material", EASY, "--workers", "1", "-q"]
+    assert tsume(*common, "--length", "1-5", "--seed", "5", "--count", "1").returncode == 0
+    r = tsume(*common, "--length", "1-7", "--seed", "6", "--count", "2", "--resume")
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "--length 1-5 (stored), not 1-7" in r.stderr and "--seed 5 (stored), not 6" in r.stderr
+    assert "{" not in r.stderr  # no JSON
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+def test_progress_moves_before_the_first_shard_is_done(tmp_path):
+    seen: list[tuple[int, int, int, int]] = []
+
+    def progress(s) -> None:
+        seen.append((s.shards, s.tried, s.mating, s.longest_seen))
+
+    compose(easy(seed=3, shard_size=60), tmp_path / "p.tsume", count=1, workers=1, progress=progress)
+    early = [x for x in seen if x[0] == 0]
+    assert early and max(t for _, t, _, _ in early) > 0, seen[:5]
+    assert max(m for _, _, m, _ in seen) > 0 and max(n for _, _, _, n in seen) >= 1

@@ -1,4 +1,4 @@
-"""Proofs and the current line (graph-history interaction, issue 10).
+"""Proofs and the current line (graph-history interaction).
 
 A repetition of a position on the current line fails for the attacker, so a
 mate proven while some position was off the line can be wrong where it is on

@@ -18,7 +18,7 @@ from tsume.sat.budget import Budget, line_bytes, longest_line
 from tsume.sat.cegar import SOLVER
 
 # The defender holds most of the Ito set: mates within 5 plies take minutes and
-# gigabytes (issue 10: 1.9 GB after 120 s without a bound).
+# gigabytes (1.9 GB after 120 s without a bound).
 HARD = "3T2k1CG21 b C 1"
 
 

@@ -57,6 +57,10 @@ def viewbox(root: ET.Element) -> tuple[float, float, float, float]:
     return x, y, w, h
 
 
+def caption_lines(root: ET.Element) -> list[str]:
+    return ["".join(t.itertext()) for t in elements(root, "text", "caption")]
+
+
 def square_rects(root: ET.Element) -> dict[int, ET.Element]:
     rects = {}
     for r in elements(root, "rect", "sq"):
@@ -137,7 +141,7 @@ def test_parses_as_svg_and_is_self_contained(position):
     root = parse(text)
     assert "href" not in text and "url(" not in text and "@import" not in text
     assert text.count("http") == 1
-    assert "a <caption> & more" in "".join(elements(root, "text", "caption")[0].itertext())
+    assert caption_lines(root) == ["a <caption> & more"]
 
 
 # --- squares and pieces ------------------------------------------------------------------------
@@ -314,6 +318,90 @@ def test_hands_stay_inside_the_diagram(text, variant, fold):
     assert min(xs) >= 0 and max(xs) <= w, (min(xs), max(xs), w)
 
 
+# --- text layout ------------------------------------------------------------------------------------
+# The browser tests measure the drawn text; these check the room the layout
+# reserves by svg.max_text_width, the bound that holds whatever the font.
+
+
+def test_max_text_width():
+    assert svg.max_text_width("", 12) == 0
+    assert svg.max_text_width("il", 10) == pytest.approx(2 * 0.8 * 10)
+    assert svg.max_text_width("WM", 10) > svg.max_text_width("HB", 10) > svg.max_text_width("hb", 10)
+    assert svg.max_text_width("角", 10) >= 10   # a full-width character is an em in every CJK face
+    assert svg.max_text_width("e\u0301", 10) == svg.max_text_width("e", 10)   # a combining accent adds nothing
+    assert svg.max_text_width("Black to move", 26) == 2 * svg.max_text_width("Black to move", 13)
+
+
+def _label_layout(root: ET.Element, side: str) -> tuple[float, float, float, float, float]:
+    """A hand's (start of the name's room, end of the name, sign's left, sign's right, first thing after)."""
+    (g,) = elements(root, "g", "hand", side)
+    (label,) = (t for t in g.iter(q("text")) if "label" in classes(t))
+    end = float(label.get("x"))   # the name ends there (text-anchor: end)
+    sign = [x for x, _ in points(next(p for p in g.iter(q("polygon")) if "side-marker" in classes(p)))]
+    after = [float(t.get("x")) for t in g.iter(q("text")) if "none" in classes(t)]
+    after += [min(x for x, _ in points(p)) for p in g.iter(q("polygon")) if "side-marker" not in classes(p)]
+    return end - svg.max_text_width(label.text, 13), end, min(sign), max(sign), min(after)
+
+
+@pytest.mark.parametrize("fold", [None, 16, 3, 1])
+@pytest.mark.parametrize("text, variant", [("k3fg1hc2tp5PT2CH1GF3K b - 1", "ito"), ("k29K w PTCHGFptchgf 1", "ito"),
+                                           ("1k2PT+Fh5+f17 b PCtch2g 1", "ito"), ("k7K w 2P2S2N2B2L 1", "rutherford")])
+def test_a_hand_reserves_room_for_its_name_in_any_font(text, variant, fold):
+    """Name, sign, then pieces (or "none"), each in its own room: "Black to move" never runs into "none"."""
+    root = parse(svg.board(Position(text, variant), fold=fold))
+    _, _, width, _ = viewbox(root)
+    for side in ("black", "white"):
+        start, end, sign_left, sign_right, after = _label_layout(root, side)
+        assert 0 <= start < end < sign_left < sign_right < after <= width, (side, start, end, sign_left, after)
+    # Each count beside a hand piece has room before the next piece.
+    for g in elements(root, "g", "hand"):
+        pieces = [e for e in g.iter(q("g")) if "hand-piece" in classes(e)]
+        for this, nxt in zip(pieces, pieces[1:]):
+            counts = [t for t in this.iter(q("text")) if "count" in classes(t)]
+            right = max(x for x, _ in points(this.find(f".//{q('polygon')}")))
+            if counts:
+                right = float(counts[0].get("x")) + svg.max_text_width(counts[0].text, 11)
+            assert right <= min(x for x, _ in points(nxt.find(f".//{q('polygon')}")))
+
+
+LONG_CAPTION = "ito-09: Pawn first, Chariot last, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1"
+
+
+@pytest.mark.parametrize("fold", [None, 16, 8, 1])
+@pytest.mark.parametrize("caption", [LONG_CAPTION, "word " * 80, "伊藤将棋の詰将棋 " * 10, None])
+def test_a_long_caption_wraps_inside_the_diagram(caption, fold):
+    pos = Position("1k2PT+Fh5+f17 b PCtch2g 1")
+    root = parse(svg.board(pos, fold=fold, caption=caption))
+    _, _, width, height = viewbox(root)
+    lines = caption_lines(root)
+    want = caption if caption is not None else f"Black to move.  {pos.fen()}"
+    assert " ".join(lines) == " ".join(want.split())   # every word, in order
+    for t in elements(root, "text", "caption"):
+        assert 0 < float(t.get("x")) and float(t.get("x")) + svg.max_text_width(t.text, 12) <= width
+        assert float(t.get("y")) < height
+    ys = [float(t.get("y")) for t in elements(root, "text", "caption")]
+    assert all(b - a >= 1.4 * 12 for a, b in zip(ys, ys[1:]))   # room for any font's ascent and descent
+    # The caption never widens the diagram: a booklet sizes a diagram by its squares.
+    assert width == viewbox(parse(svg.board(pos, fold=fold, caption="")))[2]
+    if caption == LONG_CAPTION and fold == 16:
+        assert len(lines) == 2   # the case that ran past the right edge
+
+
+def test_a_word_longer_than_a_line_is_cut():
+    root = parse(svg.board(Position("k7K b - 1", "rutherford"), hands=False, caption="x" * 200))
+    lines = caption_lines(root)
+    assert len(lines) > 1 and "".join(lines) == "x" * 200
+    _, _, width, _ = viewbox(root)
+    assert all(8 + svg.max_text_width(line, 12) <= width for line in lines)
+
+
+def test_an_empty_caption_draws_no_line():
+    pos = Position("k7K b - 1", "rutherford")
+    root = parse(svg.board(pos, caption=""))
+    assert caption_lines(root) == []
+    assert viewbox(root)[3] < viewbox(parse(svg.board(pos)))[3]
+
+
 # --- side to move, check, last move ----------------------------------------------------------------
 
 
@@ -329,7 +417,7 @@ def test_side_to_move(text, variant, turn):
     assert labels == {"label to-move": f"{turn} to move", "label": other}
     (to_move,) = elements(root, "g", "hand", turn.lower())
     assert [t.text for t in to_move.iter(q("text")) if "to-move" in classes(t)] == [f"{turn} to move"]
-    caption = "".join(elements(root, "text", "caption")[0].itertext())
+    caption = " ".join(caption_lines(root))
     assert caption.startswith(f"{turn} to move") and Position(text, variant).fen() in caption
 
 

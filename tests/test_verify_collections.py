@@ -73,7 +73,7 @@ def test_the_long_ito_collection_is_composed_and_long():
     problems = load(PROBLEMS / "long-ito.tsume")
     assert len(problems) >= 100 and min(p.length for p in problems) >= 15 and max(p.length for p in problems) >= 19
     assert all(p.fields("provenance")["method"] in ("mutate", "reverse") for p in problems)
-    # Verifying them all takes some 40 s (docs/performance.md); the suite
+    # Verifying them all takes some 8 s of CPU (docs/performance.md, "Verify"); the suite
     # verifies the quickest of the longest.
     longest = [p for p in problems if p.length == max(q.length for q in problems)]
     r = verify(min(longest, key=lambda p: int(p.fields("rating")["nodes"])))

@@ -957,27 +957,11 @@ def _status_line(line: str, tty: bool) -> None:
         pass
 
 
-def _dask_executor(scheduler: str | None) -> "tuple[Any, Any]":
-    """``(client, executor)`` for ``--scheduler ADDRESS`` (``(None, None)``
-    without it): the Dask client (the caller closes it) and its
-    concurrent.futures executor.  One-line errors without Dask or a scheduler."""
-    if scheduler is None:
-        return None, None
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ArgumentError("--scheduler needs Dask: pip install 'tsume[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise ArgumentError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
-    return client, client.get_executor()
-
-
 def _compose_progress(enabled: bool, count: int | None, time_limit: float | None) -> "Callable[[Any], None] | None":
-    """The progress bar of ``tsume compose`` on stderr: accepted problems by
-    length, candidates per second and the time left (redrawn in place on a
-    terminal, one line every 10 s otherwise)."""
+    """The progress bar of ``tsume compose`` on stderr: problems accepted (by
+    length), candidates tried, mates found and the longest so far (the
+    running shards included), candidates per second and the time left
+    (redrawn in place on a terminal, one line every 10 s otherwise)."""
     if not enabled:
         return None
     tty = sys.stderr.isatty()
@@ -988,7 +972,7 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
         if not tty and now - last[0] < 10:
             return
         last[0] = now
-        rate = s.candidates / s.elapsed if s.elapsed > 0 else 0.0
+        rate = s.tried / s.elapsed if s.elapsed > 0 else 0.0
         lengths = " ".join(f"{k}:{v}" for k, v in sorted(s.by_length.items())) or "-"
         left = []
         if time_limit is not None:
@@ -1000,8 +984,9 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
         if count is not None:
             done = min(20, 20 * s.total // count)
             bar = f"[{'#' * done}{'.' * (20 - done)}] {s.total}/{count} "
+        longest = f", longest {s.longest_seen}" if s.longest_seen else ""
         line = (f"tsume: composing {bar}accepted {s.accepted} (by length {lengths}), "
-                f"{s.candidates:,} candidates, {rate:.1f}/s{eta}")
+                f"{s.tried:,} tried, {s.mating:,} mates{longest}, {rate:.1f}/s{eta}")
         _status_line(line, tty)
 
     return report
@@ -1045,33 +1030,31 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     74 when FILE could not be written, 130 on Ctrl-C (FILE holds every problem
     accepted until then)."""
     from .compose.run import accepted_json, compose, settings_from
+    from .shards import dask_executor
 
     if count is None and time_limit is None:
         count = 10
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length)
-    client, executor = _dask_executor(scheduler)
-
     def accepted(problem: Problem, record: dict) -> None:
         if as_json:
             echo(json.dumps(accepted_json(problem, record)))
 
     try:
-        summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers, executor=executor,
-                          resume=resume, on_accept=accepted,
-                          progress=_compose_progress(not quiet, count, time_limit))
+        with dask_executor(scheduler) as executor:
+            summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers,
+                              executor=executor, resume=resume, on_accept=accepted,
+                              progress=_compose_progress(not quiet, count, time_limit))
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
-    finally:
-        if client is not None:
-            client.close()
     if not quiet:
         if sys.stderr.isatty():
             click.echo("", err=True)
         click.echo(f"tsume: composed {summary.accepted} new problem(s), {summary.total} in {out}; "
                    f"{summary.candidates:,} candidates in {summary.shards} shard(s), {summary.elapsed:.1f} s "
-                   f"(stopped on {summary.stopped})", err=True)
+                   f"(stopped on {summary.stopped}); refused {summary.duplicates} as the same idea as an earlier "
+                   f"problem, {summary.over_quota} for their length's share", err=True)
 
 
 # --- booklet ----------------------------------------------------------------------------------
@@ -1239,16 +1222,15 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
     from .census.family import parse_family
     from .census.run import census, table_text
 
+    from .shards import dask_executor
+
     family = parse_family(material, variant_spec or "ito")
-    client, executor = _dask_executor(scheduler)
     try:
-        summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
-                         memory_mb=memory_mb, progress=_census_progress(not quiet))
+        with dask_executor(scheduler) as executor:
+            summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
+                             memory_mb=memory_mb, progress=_census_progress(not quiet))
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
-    finally:
-        if client is not None:
-            client.close()
     if not quiet:
         if sys.stderr.isatty():
             click.echo("", err=True)

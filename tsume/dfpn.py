@@ -78,7 +78,7 @@ class Options:
     """Switches for the enhancements (all on by default; the benchmarks turn them off)."""
 
     hand_dominance: bool = True
-    one_ply_mate: bool = False  # measured: fewer nodes but more time in pure Python (docs/performance.md)
+    one_ply_mate: bool = False  # measured: fewer nodes but more time (docs/performance.md)
     same_square_max: bool = True
     # An attacker node's disproof number counts the drops of one piece on one
     # side of the king as the largest of their numbers plus one for each other
@@ -97,8 +97,9 @@ class Options:
     # False counts every interposition as a defence (no useless-interposition
     # rule): the raw game-tree length, which the SAT engine computes.
     useless_interpositions: bool = True
-    # shortest(): bounds up to this are tried before one search to the bound
-    # asked (often unbounded); measured in docs/performance.md.
+    # shortest(): bounds up to this are tried, from the smallest up, before one
+    # search to the bound asked (often unbounded): a few small searches cost far
+    # less than an unbounded one, and most mates asked for are short (docs/solver.md).
     short_first: int = 9
     # Reading a best line off (tsume.solve): alpha-beta on the leftover
     # tie-break.  Off, every line of the best length is read, to the same

@@ -31,6 +31,14 @@ The SVG is self-contained: no external font, image or stylesheet.  Text uses
 the reader's own sans-serif font; kanji need a font with CJK glyphs on the
 reader's system (most have one).
 
+Text is laid out to fit whatever font the reader's system picks for
+``sans-serif``: the room every label, count and caption line gets is reserved
+by :func:`max_text_width`, an upper bound of a string's advance width taken
+character by character (the widest glyphs of common regular and bold faces,
+serif and monospace included, plus a margin), never by one font's metrics.
+A long caption is wrapped onto several lines (one ``<text class="caption">``
+each) instead of widening the diagram or running past its edge.
+
 Every drawn thing carries data attributes so programs (and our browser tests)
 can read a diagram back: ``<svg data-position=... data-variant=...>``, each
 square ``<rect class="sq" data-square="N">`` (plus ``lastmove`` or ``check``
@@ -43,16 +51,33 @@ black|white" data-hand="2PT">``.
 from __future__ import annotations
 
 import math
+import unicodedata
 from xml.sax.saxutils import escape, quoteattr
 
 from .arguments import check_flag, check_positive_int
 from .errors import ArgumentError
 from .position import BLACK, COLOUR_NAMES, WHITE, Position
 
-__all__ = ["board", "piece", "STYLE", "MAX_SIZE"]
+__all__ = ["board", "piece", "max_text_width", "STYLE", "MAX_SIZE"]
 
 #: The largest ``size`` (pixels per square) a diagram takes.
 MAX_SIZE = 1000
+
+#: The size of a square in SVG user units (the viewBox scales it).
+SQUARE = 40
+_MARGIN = 8
+_NUMBER_BAND = 14   # the square numbers above each row
+_HAND_BAND = 34     # one hand's row
+_ROW_GAP = 10       # between folded rows
+# The font sizes of the style sheet, in user units: the layout reserves room by them.
+_LABEL_SIZE = 13    # a hand's side name (bold when that side is to move) and "none"
+_COUNT_SIZE = 11    # the count beside a hand piece
+_CAPTION_SIZE = 12
+# A caption line's pitch: room for the ascent and descent of any font, a CJK
+# fallback's (about 1.45 em) included.
+_CAPTION_LEADING = 1.5 * _CAPTION_SIZE
+_SIGN_ROOM = 18     # a hand's side sign (12.8 wide) and the space before it
+_GAP = 6            # between the sign and the pieces
 
 # The look, as one style sheet per diagram: a wooden piece on a pale board, as
 # in printed shogi diagrams, red for a promoted face.  Classes keep each square
@@ -75,21 +100,75 @@ STYLE = (
     "'Yu Mincho','MS Mincho',serif}"
     ".tsume-board .side-marker{stroke:#1a1a1a;stroke-width:1.2}"
     ".tsume-board .side-marker.black{fill:#1a1a1a}.tsume-board .side-marker.white{fill:#fff}"
-    ".tsume-board .hand text.label{font-size:13px;dominant-baseline:central;fill:#1a1a1a}"
+    f".tsume-board .hand text.label{{font-size:{_LABEL_SIZE}px;dominant-baseline:central;text-anchor:end;fill:#1a1a1a}}"
     ".tsume-board .hand text.label.to-move{font-weight:bold}"
-    ".tsume-board .hand text.none{font-size:13px;dominant-baseline:central;fill:#6b6b6b}"
-    ".tsume-board .hand text.count{font-size:11px;fill:#1a1a1a}"
-    ".tsume-board .caption{font-size:12px;fill:#6b6b6b}"
+    f".tsume-board .hand text.none{{font-size:{_LABEL_SIZE}px;dominant-baseline:central;fill:#6b6b6b}}"
+    f".tsume-board .hand text.count{{font-size:{_COUNT_SIZE}px;fill:#1a1a1a}}"
+    f".tsume-board .caption{{font-size:{_CAPTION_SIZE}px;fill:#6b6b6b}}"
     "</style>"
 )
 
-#: The size of a square in SVG user units (the viewBox scales it).
-SQUARE = 40
-_MARGIN = 8
-_NUMBER_BAND = 14   # the square numbers above each row
-_HAND_BAND = 34     # one hand's row
-_ROW_GAP = 10       # between folded rows
-_CAPTION_BAND = 20
+# Upper bounds of a character's advance width, in em.  Measured in Chromium:
+# the widest of DejaVu Sans, Serif and Mono and Liberation Sans, Narrow, Serif
+# and Mono, regular and bold (DejaVu Serif Bold's W is 1.12 em, its H 0.95 em,
+# its lowercase at most 0.73 em, bold digits 0.70 em, any monospace glyph
+# 0.60 em), plus a tenth for the faces of other systems.  tests/test_browser.py
+# checks the bounds against every face installed where the tests run.
+_WIDE_EM = 1.25     # M W m @ % & and the dashes and ellipsis; any other character not listed
+_UPPER_EM = 1.05    # the other capitals, w, and the wide ASCII signs # + < = > ^ ~
+_NARROW_EM = 0.8    # the rest of printable ASCII: lowercase, digits, punctuation, space
+_CJK_EM = 1.1       # a full-width character (kanji, kana): one em in every CJK face
+_UPPER = frozenset("ABCDEFGHIJKLNOPQRSTUVXYZw#+<=>^~")
+_NARROW = frozenset(chr(c) for c in range(32, 127)) - _UPPER - frozenset("MWm@%&")
+
+
+def _char_em(ch: str) -> float:
+    if ch in _NARROW:
+        return _NARROW_EM
+    if ch in _UPPER:
+        return _UPPER_EM
+    if unicodedata.combining(ch):
+        return 0.0
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return _CJK_EM
+    return _WIDE_EM
+
+
+def max_text_width(text: str, font_size: float) -> float:
+    """An upper bound of the width of ``text`` at ``font_size``, in any common face.
+
+    The diagram reserves this much room for every piece of text, so no label
+    runs into the next thing whatever font the reader has.  The bound is wide
+    on purpose: a caption or a hand's name takes 54-62% of it in Liberation
+    Sans (Arial's widths) and 62-74% in DejaVu Sans, regular or bold.
+    """
+    return font_size * sum(_char_em(ch) for ch in text)
+
+
+def _wrap(text: str, width: float, font_size: float) -> list[str]:
+    """``text`` cut into lines no wider than ``width`` by :func:`max_text_width`.
+
+    Lines break at spaces; a word longer than a whole line is cut where it
+    must be.  Runs of spaces between words become one.
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if max_text_width(candidate, font_size) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:
+            if line and max_text_width(line + ch, font_size) > width:
+                lines.append(line)
+                line = ""
+            line += ch
+    if line:
+        lines.append(line)
+    return lines
 
 
 def _pentagon(x: float, y: float, s: float, left: bool) -> str:
@@ -169,18 +248,32 @@ def _side_marker(x: float, y: float, h: float, colour: int) -> str:
     return f'<polygon class="side-marker {side}" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}"/>'
 
 
+def _hand_label(colour: int, to_move: bool) -> str:
+    return f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}"
+
+
+def _count_width(count: int) -> float:
+    """The room after a hand piece: its count (when more than one) and a gap."""
+    return 1 + max_text_width(str(count), _COUNT_SIZE) + 3 if count > 1 else 2
+
+
 def _hand_widths(pos: Position, colour: int, to_move: bool) -> tuple[float, float]:
-    """The widths _hand() draws: the side's sign and name, and the whole row."""
+    """The widths _hand() draws: the side's name and sign, and the whole row."""
     s = _HAND_BAND * 0.8
     counts = [cnt for cnt in pos.hands[colour] if cnt]
-    label_w = 7.4 * len(f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}") + 22
-    pieces_w = sum(s + (12 if cnt > 1 else 2) for cnt in counts) if counts else 26
+    label_w = max_text_width(_hand_label(colour, to_move), _LABEL_SIZE) + _SIGN_ROOM + _GAP
+    pieces_w = sum(s + _count_width(cnt) for cnt in counts) if counts else max_text_width("none", _LABEL_SIZE)
     return label_w, label_w + pieces_w
 
 
 def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_right: bool,
           kanji: bool, to_move: bool) -> str:
-    """A hand's row: the side's sign and name, then each kind held, with its count."""
+    """A hand's row: the side's name and sign, then each kind held, with its count.
+
+    The name ends at the sign (``text-anchor: end``), so whatever room the
+    reader's font leaves unused of what :func:`max_text_width` reserved is at
+    the row's outer end, not a hole between the name and the pieces.
+    """
     t = pos.t
     h = _HAND_BAND
     s = h * 0.8
@@ -188,15 +281,16 @@ def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_ri
     for ki, cnt in enumerate(pos.hands[colour]):
         if cnt:
             items.append((t.unpromoted_face[ki] << 1 | colour, cnt))
-    label = f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}"
+    label = _hand_label(colour, to_move)
     label_w, total = _hand_widths(pos, colour, to_move)
     left = x + width - total if align_right else x
     colour_class = "black" if colour == BLACK else "white"
     out = [f'<g class="hand {colour_class}" data-hand="{pos.hand_string(colour)}">']
     cy = y + h / 2
-    out.append(_side_marker(left, cy - 8, 16, colour))
+    sign = left + label_w - _GAP - _SIGN_ROOM + 5
     label_class = "label to-move" if to_move else "label"
-    out.append(f'<text class="{label_class}" x="{left + 18:.1f}" y="{cy:.1f}">{escape(label)}</text>')
+    out.append(f'<text class="{label_class}" x="{sign - 5:.1f}" y="{cy:.1f}">{escape(label)}</text>')
+    out.append(_side_marker(sign, cy - 8, 16, colour))
     px = left + label_w
     if not items:
         out.append(f'<text class="none" x="{px:.1f}" y="{cy:.1f}">none</text>')
@@ -206,9 +300,7 @@ def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_ri
         px += s
         if cnt > 1:
             out.append(f'<text class="count" x="{px + 1:.1f}" y="{y + h - 6:.1f}">{cnt}</text>')
-            px += 12
-        else:
-            px += 2
+        px += _count_width(cnt)
         out.append("</g>")
     out.append("</g>")
     return "".join(out)
@@ -236,8 +328,9 @@ def board(
     many squares in a row (default: the whole file in one row).  ``size`` sets
     the width and height in pixels of a square (default: none, so the SVG
     scales to its container).  ``hands=False`` leaves out the hands;
-    ``caption`` replaces the line under the board (default: whose move it is
-    and the position string).  ``standalone=False`` leaves out the style
+    ``caption`` replaces the text under the board, wrapped to the diagram's
+    width (default: whose move it is and the position string; ``""`` for
+    none).  ``standalone=False`` leaves out the style
     sheet, for a page that holds many diagrams and :data:`STYLE` once.
     """
     if not isinstance(pos, Position):
@@ -268,7 +361,13 @@ def board(
         width = max(width, 2 * _MARGIN + math.ceil(widest))
     top = _MARGIN + (_HAND_BAND + 4 if hands else 0)
     grid_h = rows * row_h + (rows - 1) * _ROW_GAP
-    height = top + grid_h + (4 + _HAND_BAND if hands else 0) + _CAPTION_BAND + _MARGIN
+    if caption is None:
+        caption = f"{COLOUR_NAMES[pos.turn]} to move{', in check' if in_check else ''}.  {pos.fen()}"
+    # The caption wraps to the diagram's width (never widens it: a booklet sizes
+    # a diagram by its squares).
+    lines = _wrap(caption, width - 2 * _MARGIN, _CAPTION_SIZE)
+    caption_h = 4 + len(lines) * _CAPTION_LEADING if lines else 0
+    height = math.ceil(top + grid_h + (4 + _HAND_BAND if hands else 0) + caption_h + _MARGIN)
 
     marked: dict[int, str] = {}
     if lastmove is not None:
@@ -315,8 +414,9 @@ def board(
     if hands:
         out.append(_hand(pos, BLACK, _MARGIN, below, width - 2 * _MARGIN, True, kanji, pos.turn == BLACK))
         below += _HAND_BAND
-    if caption is None:
-        caption = f"{COLOUR_NAMES[pos.turn]} to move{', in check' if in_check else ''}.  {pos.fen()}"
-    out.append(f'<text class="caption" x="{_MARGIN}" y="{below + _CAPTION_BAND - 6:.1f}">{escape(caption)}</text>')
+    # A line's baseline sits 1.2 em below its top, leaving 0.3 em of the pitch for the descent.
+    for i, line in enumerate(lines):
+        baseline = below + 4 + i * _CAPTION_LEADING + 1.2 * _CAPTION_SIZE
+        out.append(f'<text class="caption" x="{_MARGIN}" y="{baseline:.1f}">{escape(line)}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -31,8 +31,9 @@ from ..arguments import check_callback, check_positive_int
 from ..errors import ArgumentError, TsumeError
 from ..position import Position
 from .family import parse_family
+from ..shards import Runner
 from .retro import CensusLimit, solve_dfpn
-from .run import MANIFEST, _read_json, _shard_path
+from .run import MANIFEST, read_json, shard_path
 
 __all__ = ["CheckReport", "check", "check_records", "draw_sample"]
 
@@ -123,7 +124,7 @@ def check(
     node_limit = check_positive_int(node_limit, "node_limit") or 2_000_000
     progress = check_callback(progress, "progress")
     out = Path(out_dir)
-    manifest = _read_json(out / MANIFEST) if (out / MANIFEST).is_file() else None
+    manifest = read_json(out / MANIFEST) if (out / MANIFEST).is_file() else None
     try:
         assert isinstance(manifest, dict)
         spec, max_plies = manifest["family"], int(manifest["max_plies"])
@@ -134,10 +135,10 @@ def check(
         raise ArgumentError(f"{out}: not a census directory (no readable {MANIFEST})") from None
     records: list[dict[str, Any]] = []
     for key in family.shards():
-        path = _shard_path(out, key)
+        path = shard_path(out, key)
         if not path.is_file():
             continue  # a census still running, or stopped: check what is there
-        data = _read_json(path)
+        data = read_json(path)
         if not isinstance(data, dict) or not isinstance(data.get("records"), list):
             raise ArgumentError(f"{path}: not a shard file of tsume census")
         records.extend(data["records"])
@@ -147,27 +148,19 @@ def check(
     report = CheckReport(family=family.spec(), max_plies=max_plies)
     started = time.monotonic()
     chunks = [chosen[i:i + CHUNK] for i in range(0, len(chosen), CHUNK)]
-    own = executor is None and len(chunks) > 1
-    if own:
-        executor = cf.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
-    try:
-        if executor is None:
-            results = [check_records(family.variant.spec, c, max_plies, node_limit) for c in chunks]
-            _tally(report, [r for res in results for r in res])
-            if progress is not None:
-                progress(report.checked, len(chosen))
-        else:
-            futures = [executor.submit(check_records, family.variant.spec, c, max_plies, node_limit)
-                       for c in chunks]
-            for fut in cf.as_completed(futures):
-                _tally(report, fut.result())
-                if progress is not None:
-                    progress(report.checked, len(chosen))
-    finally:
-        if own:
-            from ..compose.run import _stop_pool
-
-            _stop_pool(executor)  # type: ignore[arg-type]
+    if executor is None and len(chunks) <= 1:
+        # One task: no pool to start.
+        _tally(report, [r for c in chunks for r in check_records(family.variant.spec, c, max_plies, node_limit)])
+        if progress is not None:
+            progress(report.checked, len(chosen))
+    else:
+        tasks = [(i, (family.variant.spec, c, max_plies, node_limit)) for i, c in enumerate(chunks)]
+        with Runner(check_records, executor=executor, workers=workers) as runner:
+            for batch in runner.run(tasks):
+                for fin in batch:
+                    _tally(report, fin.get())
+                    if progress is not None:
+                        progress(report.checked, len(chosen))
     report.disagreements.sort(key=lambda d: d["position"])
     report.unsettled.sort()
     report.seconds = time.monotonic() - started

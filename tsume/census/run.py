@@ -49,12 +49,13 @@ from ..conventions import tsume_position
 from ..errors import ArgumentError
 from ..files import write_atomic
 from ..render import diagram, plies
+from ..shards import Finished, Runner
 from .classify import classify
 from .family import Family, parse_family
 from .retro import CensusLimit, analyse, solve_shard
 
 __all__ = ["census", "run_shard", "table", "Summary", "estimate_mb", "memory_budget_mb", "read_shards",
-           "probe_factor", "node_budget", "MANIFEST", "BYTES_PER_NODE", "BASE_MB", "PROBE_SAMPLES",
+           "probe_factor", "node_budget", "read_json", "shard_path", "MANIFEST", "BYTES_PER_NODE", "BASE_MB", "PROBE_SAMPLES",
            "PROBE_NODES"]
 
 MANIFEST = "census.json"
@@ -225,7 +226,19 @@ class Summary:
         return (self.positions_total - self.positions_done) / self.rate
 
 
-def _shard_path(out: Path, key: int) -> Path:
+def _take(out: Path, key: int, result: dict[str, Any], summary: Summary) -> None:
+    """Write a finished shard's file (atomically) and count it in ``summary``."""
+    write_atomic(shard_path(out, key), json.dumps(result, separators=(",", ":")) + "\n")
+    summary.shards_done += 1
+    summary.positions_done += len(result["records"])
+    summary.positions_run += len(result["records"])
+    for k, v in result["stats"].items():
+        if isinstance(v, (int, float)):
+            summary.stats[k] = summary.stats.get(k, 0) + v
+
+
+def shard_path(out: Path, key: int) -> Path:
+    """The file of shard ``key`` in the census directory ``out``."""
     return out / f"shard-{key:02d}.json"
 
 
@@ -236,7 +249,8 @@ def _manifest(family: Family, max_plies: int) -> dict[str, Any]:
             "max_plies": max_plies}
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
+    """The JSON of a census file, None when it is not UTF-8 JSON."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -255,7 +269,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(manifest, json.dumps(_manifest(family, max_plies), indent=1) + "\n")
         return set()
-    stored = _read_json(manifest) if manifest.is_file() else None
+    stored = read_json(manifest) if manifest.is_file() else None
     if not isinstance(stored, dict) or "family" not in stored:
         raise ArgumentError(f"{out} holds no {MANIFEST} of tsume census: it is not a census directory")
     if stored.get("family") != family.spec() or stored.get("max_plies") != max_plies:
@@ -266,7 +280,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
                             "resume with the same --max-length")
     done = set()
     for key in family.shards():
-        data = _read_json(_shard_path(out, key)) if _shard_path(out, key).is_file() else None
+        data = read_json(shard_path(out, key)) if shard_path(out, key).is_file() else None
         # A file that cannot be read back is run again (a write is atomic, so
         # only a hand-edited file is ever partial).
         if isinstance(data, dict) and data.get("family") == family.spec() and data.get("max_plies") == max_plies \
@@ -280,9 +294,9 @@ def read_shards(out_dir: "str | os.PathLike", family: Family) -> list[dict[str, 
     out = Path(out_dir)
     shards = []
     for key in family.shards():
-        data = _read_json(_shard_path(out, key))
+        data = read_json(shard_path(out, key))
         if not isinstance(data, dict):
-            raise ArgumentError(f"{_shard_path(out, key)}: not a shard file of tsume census")
+            raise ArgumentError(f"{shard_path(out, key)}: not a shard file of tsume census")
         shards.append(data)
     return shards
 
@@ -347,61 +361,35 @@ def census(
                       workers=parallel, estimate_mb=per_shard, budget_mb=budget, factor=factor,
                       factor_exact=probed, node_limit=guard)
     for key in sorted(done):
-        data = _read_json(_shard_path(out, key))
+        data = read_json(shard_path(out, key))
         summary.positions_done += len(data["records"])
     todo = [k for k in keys if k not in done]
-    own = executor is None and bool(todo)
-    if own:
-        executor = cf.ProcessPoolExecutor(max_workers=parallel)
-    width = 2 * parallel if own else max(2 * parallel, 8)
-    pending: dict[cf.Future, int] = {}
-    queue = list(todo)
-    try:
-        if progress is not None:
-            progress(summary)
-        while queue or pending:
-            while queue and len(pending) < width:
-                key = queue.pop(0)
-                assert executor is not None
-                pending[executor.submit(run_shard, material, family.variant.spec, key, max_plies, guard)] = key
-            finished, _ = cf.wait(list(pending), timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            failure: BaseException | None = None
-            for fut in [f for f in pending if f in finished]:
-                key = pending.pop(fut)
-                try:
-                    result = fut.result()
-                except CensusLimit as exc:
-                    why = ""
-                    if "graph" in str(exc) and node_limit is None:
-                        why = f" (the memory budget: {budget:,.0f} MB for {parallel} shard(s) at once)"
-                    failure = failure or CensusLimit(f"shard {key}: {exc}{why}")
+    if progress is not None:
+        progress(summary)
+    tasks = [(key, (material, family.variant.spec, key, max_plies, guard)) for key in todo]
+    width = None if executor is None else max(2 * parallel, 8)
+    if tasks:
+        with Runner(run_shard, executor=executor, workers=parallel, width=width) as runner:
+            for batch in runner.run(tasks):
+                failed: Finished | None = None
+                for fin in batch:
+                    if fin.error is not None:
+                        failed = failed or fin
+                        continue
+                    _take(out, fin.key, fin.value, summary)
+                    summary.elapsed = time.monotonic() - started
+                    if progress is not None:
+                        progress(summary)
+                if failed is None:
                     continue
-                except Exception as exc:
-                    failure = failure or exc
-                    continue
-                write_atomic(_shard_path(out, key), json.dumps(result, separators=(",", ":")) + "\n")
-                summary.shards_done += 1
-                summary.positions_done += len(result["records"])
-                summary.positions_run += len(result["records"])
-                for k, v in result["stats"].items():
-                    if isinstance(v, (int, float)):
-                        summary.stats[k] = summary.stats.get(k, 0) + v
-                summary.elapsed = time.monotonic() - started
-                if progress is not None:
-                    progress(summary)
-            if failure is not None:
                 # Every shard that finished with it is on disk: nothing done is lost.
-                if isinstance(failure, CensusLimit):
-                    raise CensusLimit(f"{failure}; the {summary.shards_done} finished shard(s) are kept in {out}: "
-                                      "--resume with more --memory or fewer --workers")
-                raise failure
-    finally:
-        for fut in pending:
-            fut.cancel()
-        if own:
-            from ..compose.run import _stop_pool
-
-            _stop_pool(executor)  # type: ignore[arg-type]
+                if isinstance(failed.error, CensusLimit):
+                    why = ""
+                    if "graph" in str(failed.error) and node_limit is None:
+                        why = f" (the memory budget: {budget:,.0f} MB for {parallel} shard(s) at once)"
+                    raise CensusLimit(f"shard {failed.key}: {failed.error}{why}; the {summary.shards_done} finished "
+                                      f"shard(s) are kept in {out}: --resume with more --memory or fewer --workers")
+                failed.get()
     shards = read_shards(out, family)
     summary.table = table([r for sh in shards for r in sh["records"]],
                           stats=[sh["stats"] for sh in shards], family=family, max_plies=max_plies)

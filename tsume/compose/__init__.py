@@ -4,7 +4,9 @@ rated, and written to a collection (docs/compose.md).
 The stages, each usable on its own:
 
 * :mod:`tsume.compose.candidate` -- an editable position (:class:`Candidate`)
-  and the canonical key that says when two problems are the same;
+  and the canonical key of a position;
+* :mod:`tsume.compose.idea` -- when two problems are the same idea (a
+  collection holds each once);
 * :mod:`tsume.compose.material` -- material profiles (:class:`Material`) and
   random placement from them;
 * :mod:`tsume.compose.sources` -- where candidates come from: random
@@ -14,7 +16,9 @@ The stages, each usable on its own:
 * :mod:`tsume.compose.filters` -- mate, te-amari repair, soundness, economy;
 * :mod:`tsume.compose.rating` -- features of a sound problem and its score;
 * :mod:`tsume.compose.run` -- the whole pipeline, sharded over an
-  :class:`concurrent.futures.Executor`, checkpointed in the output collection.
+  :class:`concurrent.futures.Executor` (:mod:`tsume.shards`);
+* :mod:`tsume.compose.state` -- the state a run keeps beside its collection,
+  so that ``--resume`` goes on.
 """
 
 from .candidate import Candidate, canonical_key

@@ -98,7 +98,6 @@ def canonical_key(pos: Position) -> str:
     """What makes two problems the same: the variant, the board (with its
     length), both hands as the solver reads them (so "the rest" and the same
     hand written out are one problem) and the side to move.  The move number
-    and how the position was written do not count.  Problems that differ only
-    by where the play happens on the board are *not* the same (the board's
-    ends matter in 1-D shogi); the rating's shape hash finds those."""
+    and how the position was written do not count.  A collection holds each
+    *idea* once, a wider notion (:mod:`tsume.compose.idea`)."""
     return f"{pos.variant.spec} {pos.fen(move_number=False)}"

@@ -10,44 +10,59 @@ method and ``i``) for a fixed number of candidates.  Shards come in
 so mutation and the reverse method climb across shards while a generation
 still runs beside the previous one.  A shard's result therefore depends on
 the settings and the earlier shards' results only -- not on the number of
-workers, not on the machine, not on timing.  Shards run on any :class:`concurrent.futures.Executor` (a
+workers, not on the machine, not on timing.  Shards run on any
+:class:`concurrent.futures.Executor` through :class:`tsume.shards.Runner` (a
 local process pool by default; a Dask cluster's executor with
-``scheduler``), and their results are taken **in shard order**: a problem
-is accepted if no earlier one has its canonical key.  So the same seed gives
-the same collection on 1 worker, 2, or a cluster.
+``scheduler``), and their results are taken **in shard order**.  So the same
+seed gives the same collection on 1 worker, 2, or a cluster.
 
-The output collection is the checkpoint: after every accepted shard it is
-rewritten atomically (:func:`tsume.collection.save`) with a header line that
-records the settings and the next shard, so a run stopped by Ctrl-C, a kill
-or a full disk leaves the file as it was after the last accepted shard, and
-``resume`` goes on from there with nothing lost and nothing repeated.
+A sound problem is taken unless it is **the same idea** as one the
+collection or the parents hold (:mod:`tsume.compose.idea`) or its length
+already has its share: with a ``count``, the run aims it across the lengths
+of its range (:func:`spread_target`, rising by one after every generation
+that added nothing), and ``per_length`` caps every length.
+
+After every shard taken the collection and its **state file** are rewritten
+(:mod:`tsume.compose.state`: the state first, then the collection, each
+atomically), so a run stopped by Ctrl-C, a kill or a full disk leaves them
+as they were after the last shard taken, and ``resume`` goes on from there
+with nothing lost and nothing repeated.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
-import json
 import os
 import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..arguments import check_range
-from ..collection import Problem, loads, save
+from ..collection import Problem
 from ..conventions import tsume_position
 from ..errors import ArgumentError
+from ..shards import Runner, report
 from ..variant import get_variant
-from .candidate import Candidate, canonical_key
+from .candidate import Candidate
 from .filters import STAGES, Limits, consider
+from .idea import Ideas, idea_keys, problem_keys
 from .material import Material, parse_material
 from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
+from .state import Saved
+from .state import load as load_state
+from .state import save as save_state
 
-__all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "HEADER_TAG", "accepted_json"]
+__all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settings_from", "spread_target",
+           "settings_differences", "merge_pool", "accepted_json"]
 
-#: The header line of a composed collection that holds the run's state.
-HEADER_TAG = "compose-state:"
+#: The stages a candidate that mates can stop at.
+MATING = ("length", "te-amari", "unsound", "accepted")
+#: Settings keys added since the first state files: a stored state without
+#: one counts as having this version's value.
+ADDED_SETTINGS = ("parent_ideas",)
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
 
@@ -66,6 +81,7 @@ class Settings:
     pool_size: int = 32  # parents kept in the pool
     per_length: int | None = None  # keep at most this many problems of each length
     parents: tuple[tuple[str, str | None], ...] = ()  # (position, defender rule) seeds for mutate and reverse
+    parent_ideas: tuple[str, ...] = ()  # the parents' ideas (tsume.compose.idea): a problem must not repeat one
 
     def check(self) -> "Settings":
         """Validate (raises ArgumentError with one line); returns self."""
@@ -86,6 +102,8 @@ class Settings:
             parse_material(self.material, self.variant)
         for fen, rule in self.parents:
             tsume_position(fen, self.variant, defender_hand=rule)
+        if not all(isinstance(k, str) for k in self.parent_ideas):
+            raise ArgumentError("parent ideas must be strings (tsume.compose.idea.problem_keys)")
         return self
 
     def state(self) -> dict:
@@ -93,6 +111,7 @@ class Settings:
         d = asdict(self)
         d["methods"] = list(self.methods)
         d["parents"] = [list(p) for p in self.parents]
+        d["parent_ideas"] = list(self.parent_ideas)
         return d
 
 
@@ -106,6 +125,8 @@ class ShardResult:
     accepted: list[dict] = field(default_factory=list)
     stages: dict[str, int] = field(default_factory=dict)
     candidates: int = 0
+    mates: int = 0  # candidates that mate (whatever stage stopped them after that)
+    longest: int = 0  # the longest of those mates
     nodes: int = 0
     cpu: float = 0.0
     parents: list[Parent] = field(default_factory=list)
@@ -191,6 +212,11 @@ class _Shard:
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
         nodes = o.result.stats.get("nodes", 0) if o.result is not None else None
+        if o.stage in MATING and length:
+            self.out.mates += 1
+            self.out.longest = max(self.out.longest, length)
+        report({"shard": self.index, "candidates": self.out.candidates, "mates": self.out.mates,
+                "longest": self.out.longest})
         if o.stage == "accepted":
             from .rating import rate  # networkx is imported only when rating
 
@@ -289,42 +315,18 @@ class Summary:
     cpu: float = 0.0
     by_length: dict[int, int] = field(default_factory=dict)
     stages: dict[str, int] = field(default_factory=dict)
-    duplicates: int = 0
-    over_quota: int = 0  # sound problems refused because their length had per_length already
+    duplicates: int = 0  # sound problems refused as the same idea as one before (tsume.compose.idea)
+    same_idea: dict[str, int] = field(default_factory=dict)  # those by criterion: board, line, shape
+    over_quota: int = 0  # sound problems refused because their length had its share already
+    target: int | None = None  # problems of each length the run takes now (spread_target), None: no target
     stopped: str = "count"
     elapsed: float = 0.0
-
-
-def _header(settings: Settings, next_shard: int, skip: int, pools: dict[int, list[Parent]],
-            running: list[Parent], fulls: dict[int, list[int]]) -> str:
-    state = {"next_shard": next_shard, "skip": skip, "settings": settings.state(),
-             "pools": {str(g): [list(x) for x in pool] for g, pool in sorted(pools.items())},
-             "running": [list(x) for x in running],
-             "full": {str(g): lengths for g, lengths in sorted(fulls.items())}}
-    return ("Composed by tsume compose (docs/compose.md); the next line lets --resume go on.\n"
-            f"{HEADER_TAG} {json.dumps(state, sort_keys=True)}")
-
-
-def read_state(path: Path) -> tuple[list[Problem], dict | None]:
-    """The problems of a composed collection and its stored state (None for a
-    collection without one)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise ArgumentError(f"{path}: not a UTF-8 text file") from None
-    state = None
-    for line in text.split("\n"):
-        if not line.startswith("#"):
-            break
-        body = line[1:].strip()
-        if body.startswith(HEADER_TAG):
-            try:
-                state = json.loads(body[len(HEADER_TAG):])
-            except json.JSONDecodeError:
-                raise ArgumentError(f"{path}: its {HEADER_TAG} line is not valid JSON") from None
-    # A run stopped before its first problem leaves only the header.
-    has_problem = any(line.strip().startswith("[") for line in text.split("\n"))
-    return (loads(text, str(path)) if has_problem else []), state
+    mates: int = 0  # mating candidates of the shards merged
+    longest: int = 0  # the longest mate of the shards merged
+    # With the shards still running (what they reported so far): for progress.
+    tried: int = 0
+    mating: int = 0
+    longest_seen: int = 0
 
 
 def _problem(settings: Settings, record: dict, serial: int, version: str) -> Problem:
@@ -357,6 +359,85 @@ def accepted_json(problem: Problem, record: dict) -> dict:
     }
 
 
+def _lengths(settings: Settings) -> list[int]:
+    """The lengths a run may keep: the odd ones of its range (a tsume's
+    attacker moves first and last)."""
+    lim = settings.limits
+    return [n for n in range(lim.min_length, lim.max_length + 1) if n % 2 == 1]
+
+
+def spread_target(settings: Settings, count: int | None) -> int | None:
+    """How many problems of each length a run of ``count`` problems aims at
+    first: the count shared over the lengths of the range, rounded up (None
+    without a count).  The target rises by one after every generation that
+    adds no problem (docs/compose.md)."""
+    if count is None:
+        return None
+    return max(1, -(-count // max(1, len(_lengths(settings)))))
+
+
+def _cap(settings: Settings, target: int | None) -> int | None:
+    """The most problems of one length the run takes now."""
+    caps = [c for c in (settings.per_length, target) if c is not None]
+    return min(caps) if caps else None
+
+
+#: The settings keys as the command line names them, and how it writes their values.
+_OPTIONS: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "variant": ("--variant", str),
+    "methods": ("--method", lambda v: ",".join(v)),
+    "seed": ("--seed", str),
+    "material": ("--material", lambda v: "none" if v is None else repr(v)),
+    "length": ("--length", str),
+    "strict": ("--strict", lambda v: "on" if v else "off"),
+    "per_length": ("--per-length", lambda v: "none" if v is None else str(v)),
+    "parents": ("--parents", lambda v: f"{len(v)} problem(s)" if v else "none"),
+    "parent_ideas": ("--parents", lambda v: f"{len(v)} idea key(s)"),
+}
+
+
+def _flat(settings: dict[str, Any]) -> dict[str, Any]:
+    """A stored settings dict with ``--length`` as the user wrote it."""
+    flat = dict(settings)
+    limits = dict(flat.pop("limits", None) or {})
+    if "min_length" in limits or "max_length" in limits:
+        flat["length"] = f"{limits.pop('min_length', '?')}-{limits.pop('max_length', '?')}"
+    flat["strict"] = limits.pop("strict", None)
+    for k, v in limits.items():
+        flat[f"limits.{k}"] = v
+    return flat
+
+
+def settings_differences(stored: Any, current: Settings) -> list[str]:
+    """How the settings a collection was composed with differ from
+    ``current``, one phrase each (``--seed 1, not 2``).  Settings this
+    version added and the stored ones lack count as the same."""
+    if not isinstance(stored, dict):
+        return ["no settings stored"]
+    new = _flat(current.state())
+    old = _flat(stored)
+    for key in ADDED_SETTINGS:
+        old.setdefault(key, new.get(key))
+    out = []
+    order = list(_OPTIONS)
+    for key in sorted(set(new) | set(old), key=lambda k: (order.index(k) if k in order else len(order), k)):
+        if old.get(key) == new.get(key):
+            continue
+        name, show = _OPTIONS.get(key, (key, repr))
+        if any(d.startswith(name + " ") for d in out):
+            continue  # --parents: one phrase
+        try:
+            was, now = show(old.get(key)), show(new.get(key))
+        except (TypeError, ValueError):
+            was, now = repr(old.get(key)), repr(new.get(key))
+        out.append(f"{name} {_short(was)} (stored), not {_short(now)}")
+    return out
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def compose(
     settings: Settings,
     out: "str | os.PathLike",
@@ -373,11 +454,15 @@ def compose(
     (counting those a resumed file holds) or ``time_limit`` seconds pass.
 
     ``executor`` runs the shards (default: a process pool of ``workers``,
-    all cores when None).  ``out`` must not exist unless ``resume``, which
-    goes on from its stored state (the settings must be the same).
-    ``on_accept(problem, record)`` is called for every problem written.
-    KeyboardInterrupt propagates, with ``out`` as it was after the last
-    accepted shard."""
+    all cores when None; :class:`tsume.shards.Runner`).  ``out`` must not
+    exist unless ``resume``, which goes on from its state file
+    (:mod:`tsume.compose.state`; the settings must be the same).  A problem
+    that is the same idea as one of ``out`` or of the settings' parents
+    (:mod:`tsume.compose.idea`) is refused; with a ``count``, the run is
+    spread over the lengths (:func:`spread_target`).
+    ``on_accept(problem, record)`` is called for every problem written;
+    ``progress(summary)`` about twice a second.  KeyboardInterrupt
+    propagates, with ``out`` as it was after the last accepted shard."""
     from .. import __version__
 
     settings = settings.check()
@@ -388,54 +473,69 @@ def compose(
     if count is None and time_limit is None:
         raise ArgumentError("give a count, a time limit or both: composing has no natural end")
     path = Path(out)
-    problems: list[Problem] = []
+    G = settings.generation
+    saved = Saved([], [], None)
+    previous: dict[str, Any] | None = None
     # The next shard to take, and how many of its records a count already
     # cut off from it were taken (so a resumed run takes exactly the rest).
     next_shard = skip = 0
     # pools[g]: the parent pool of generation g's shards, the pool after
     # every shard before generation g-1 (so generation g can start while
     # g-1 runs); running: the pool after every shard merged so far.
-    G = settings.generation
     pools: dict[int, list[Parent]] = {0: [], 1: []}
     running: list[Parent] = []
     # fulls[g]: the lengths generation g's shards need not verify (the run
-    # had per_length problems of each when pools[g] was fixed).
+    # had as many problems of each as it takes when pools[g] was fixed).
     fulls: dict[int, list[int]] = {0: [], 1: []}
+    target = spread_target(settings, count)
+    generation_accepted = 0  # problems taken since the current generation began
     if path.exists() and path.stat().st_size > 0:
         if not resume:
             raise ArgumentError(f"{path} exists: --resume to go on with it, or choose another --out")
-        problems, state = read_state(path)
-        if state is None:
-            raise ArgumentError(f"{path} holds no {HEADER_TAG} line: it was not written by tsume compose")
-        if state.get("settings") != settings.state():
-            raise ArgumentError(f"{path} was composed with other settings: resume with the same options "
-                                f"(stored: {json.dumps(state.get('settings'), sort_keys=True)})")
-        next_shard = int(state.get("next_shard", 0))
-        skip = int(state.get("skip", 0))
+        saved = load_state(path)
+        state = saved.state
+        assert state is not None
+        differ = settings_differences(state.get("settings"), settings)
+        if differ:
+            raise ArgumentError(f"{path} was composed with other options: {'; '.join(differ)}: "
+                                "resume with the same options")
         try:
+            next_shard = int(state.get("next_shard", 0))
+            skip = int(state.get("skip", 0))
             pools = {int(g): [_parent_entry(x) for x in pool] for g, pool in state["pools"].items()}
             running = [_parent_entry(x) for x in state["running"]]
             fulls = {int(g): [int(n) for n in lengths] for g, lengths in state["full"].items()}
+            if "target" in state:
+                target = None if state["target"] is None else int(state["target"])
+            generation_accepted = int(state.get("generation_accepted", 0))
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise ArgumentError(f"{path}: its {HEADER_TAG} line is not one this version of tsume compose "
+            raise ArgumentError(f"{path}: its state is not one this version of tsume compose "
                                 "can go on from: compose into a new file") from None
-    seen = set()
+        previous = saved.entry()
+    problems = saved.problems
+    ideas = Ideas()
+    ideas.add(settings.parent_ideas, "a parent")
     per_length: dict[int, int] = {}
     for p in problems:
-        seen.add(canonical_key(tsume_position(p.position, p.variant, defender_hand=p.defender)))
+        ideas.add(problem_keys(p), p.id)
         per_length[p.length or 0] = per_length.get(p.length or 0, 0) + 1
-    summary = Summary(total=len(problems))
+    summary = Summary(total=len(problems), target=target)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
-    own = executor is None
-    if own:
-        executor = cf.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
-    assert executor is not None
-    width = 2 * (workers or os.cpu_count() or 1) if own else 8
-    pending: dict[int, cf.Future] = {}
     results: dict[int, ShardResult] = {}
+    # What the shards not merged yet have done so far (their reports, then
+    # their results): candidates, mates, longest mate.
+    live: dict[int, tuple[int, int, int]] = {}
+
+    def heard(data: dict[str, Any]) -> None:
+        try:
+            if int(data["shard"]) >= next_shard:
+                live[int(data["shard"])] = (int(data["candidates"]), int(data["mates"]), int(data["longest"]))
+        except (KeyError, TypeError, ValueError):
+            pass  # a report of another shape: progress is a courtesy
+
     submitted = next_shard
-    try:
+    with Runner(run_shard, executor=executor, workers=workers, on_report=heard) as runner:
         while True:
             if count is not None and summary.total >= count:
                 summary.stopped = "count"
@@ -443,57 +543,75 @@ def compose(
             if deadline is not None and time.monotonic() >= deadline:
                 summary.stopped = "time"
                 break
-            while len(pending) < width and submitted // G in pools:
-                pending[submitted] = executor.submit(run_shard, settings, submitted, pools[submitted // G],
-                                                     tuple(fulls[submitted // G]))
+            while runner.room and submitted // G in pools:
+                runner.submit(submitted, settings, submitted, pools[submitted // G], tuple(fulls[submitted // G]))
                 submitted += 1
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            done, _ = cf.wait(list(pending.values()), timeout=min(wait, 0.5) if wait is not None else 0.5,
-                              return_when=cf.FIRST_COMPLETED)
-            for i in [i for i, f in pending.items() if f in done]:
-                results[i] = pending.pop(i).result()
+            for fin in runner.wait(timeout=min(wait, 0.5) if wait is not None else 0.5):
+                r = fin.get()
+                results[fin.key] = r
+                live[fin.key] = (r.candidates, r.mates, r.longest)
             # Take finished shards in order only: the same seed gives the same file.
             while next_shard in results:
                 r = results.pop(next_shard)
                 summary.shards += 1
                 summary.candidates += r.candidates
+                summary.mates += r.mates
+                summary.longest = max(summary.longest, r.longest)
                 summary.nodes += r.nodes
                 summary.cpu += r.cpu
                 for k, v in r.stages.items():
                     summary.stages[k] = summary.stages.get(k, 0) + v
                 fresh: list[tuple[Problem, dict]] = []
                 taken = skip
+                cap = _cap(settings, target)
                 for rec in r.accepted[skip:]:
                     if count is not None and summary.total + len(fresh) >= count:
                         break
                     taken += 1
-                    key = canonical_key(tsume_position(rec["position"], settings.variant, defender_hand=rec["defender"]))
-                    if key in seen:
+                    keys = idea_keys(settings.variant, rec["position"], rec["defender"], rec["solution"],
+                                     rec["features"].get("shape"))
+                    hit = ideas.match(keys)
+                    if hit is not None:
                         summary.duplicates += 1
+                        summary.same_idea[hit[0]] = summary.same_idea.get(hit[0], 0) + 1
                         continue
-                    if settings.per_length is not None and per_length.get(rec["length"], 0) >= settings.per_length:
+                    if cap is not None and per_length.get(rec["length"], 0) >= cap:
                         summary.over_quota += 1
                         continue
-                    seen.add(key)
+                    problem = _problem(settings, rec, len(problems) + len(fresh) + 1, __version__)
+                    ideas.add(keys, problem.id)
                     per_length[rec["length"]] = per_length.get(rec["length"], 0) + 1
-                    fresh.append((_problem(settings, rec, len(problems) + len(fresh) + 1, __version__), rec))
+                    fresh.append((problem, rec))
+                generation_accepted += len(fresh)
                 if taken < len(r.accepted):
                     skip = taken  # cut by the count: the rest of this shard is for a resumed run
                     results[next_shard] = r
                 else:
+                    live.pop(next_shard, None)
                     next_shard, skip = next_shard + 1, 0
                     running = merge_pool(running, r.parents, settings.pool_size)
                     if next_shard % G == 0:
                         # Every shard before generation k = next_shard // G
                         # is merged: the pool of generation k + 1 is known.
+                        if target is not None and generation_accepted == 0:
+                            target += 1  # a dry generation: take more of the lengths that come
+                        generation_accepted = 0
                         pools[next_shard // G + 1] = running
                         pools.pop(next_shard // G - 1, None)
-                        fulls[next_shard // G + 1] = sorted(
-                            n for n, k in per_length.items() if settings.per_length is not None and k >= settings.per_length)
+                        cap = _cap(settings, target)
+                        fulls[next_shard // G + 1] = sorted(n for n, k in per_length.items()
+                                                            if cap is not None and k >= cap)
                         fulls.pop(next_shard // G - 1, None)
                 problems.extend(p for p, _ in fresh)
-                # One atomic write per shard: the file and its state move together.
-                save(path, problems, header=_header(settings, next_shard, skip, pools, running, fulls))
+                state = {"next_shard": next_shard, "skip": skip, "settings": settings.state(),
+                         "pools": {str(g): [list(x) for x in pool] for g, pool in sorted(pools.items())},
+                         "running": [list(x) for x in running],
+                         "full": {str(g): lengths for g, lengths in sorted(fulls.items())},
+                         "target": target, "generation_accepted": generation_accepted}
+                # The state file, then the collection: one atomic write each (tsume.compose.state).
+                previous = save_state(path, Saved(problems, saved.comments, state), previous)
+                summary.target = target
                 for p, rec in fresh:
                     summary.accepted += 1
                     summary.total += 1
@@ -503,33 +621,13 @@ def compose(
                 if count is not None and summary.total >= count:
                     break
             summary.elapsed = time.monotonic() - started
+            summary.tried = summary.candidates + sum(c for c, _, _ in live.values())
+            summary.mating = summary.mates + sum(m for _, m, _ in live.values())
+            summary.longest_seen = max([summary.longest] + [n for _, _, n in live.values()])
             if progress is not None:
                 progress(summary)
-    finally:
-        for f in pending.values():
-            f.cancel()
-        if own:
-            _stop_pool(executor)
     summary.elapsed = time.monotonic() - started
     return summary
-
-
-def _stop_pool(executor: cf.Executor) -> None:
-    """Shut a process pool down at once: running shards are abandoned (their
-    work is redone on resume), never waited for."""
-    # shutdown() forgets the processes: take them first.
-    procs = dict(getattr(executor, "_processes", None) or {})
-    executor.shutdown(wait=False, cancel_futures=True)
-    for p in list(procs.values()):
-        try:
-            p.terminate()
-        except (OSError, AttributeError):
-            pass
-    for p in list(procs.values()):
-        try:
-            p.join(timeout=2)
-        except (OSError, AttributeError, AssertionError):
-            pass
 
 
 def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed: int = 1,
@@ -542,6 +640,7 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     lo, hi = (1, 99) if length is None else check_range(length, "--length", 1, open_end=99)
     var = get_variant(variant).name
     ps = tuple((p.position, p.defender) for p in (parents or []))
+    ideas = tuple(dict.fromkeys(k for p in (parents or []) for k in problem_keys(p)))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
                     limits=Limits(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
-                    parents=ps, per_length=per_length).check()
+                    parents=ps, parent_ideas=ideas, per_length=per_length).check()
