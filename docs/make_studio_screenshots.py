@@ -52,7 +52,7 @@ def main() -> None:
     IMAGES.mkdir(exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="studio-shots-"))
     server = subprocess.Popen([sys.executable, "-m", "tsume", "serve", "--port", "0", "--root", str(root)],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
     try:
         with sync_playwright() as p:
@@ -121,7 +121,9 @@ def main() -> None:
             browser.close()
     finally:
         server.send_signal(2)
-        server.communicate(timeout=30)
+        _, err = server.communicate(timeout=30)
+        if err.strip() != "tsume: interrupted":
+            print(err, file=sys.stderr)
         shutil.rmtree(root, ignore_errors=True)
     for png in sorted(IMAGES.glob("studio-*.png")):
         print(f"{png.relative_to(HERE.parent)}: {png.stat().st_size:,} bytes")
