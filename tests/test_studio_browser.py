@@ -365,3 +365,29 @@ def test_cancel_a_long_solve(page, studio):
         time.sleep(0.1)
     assert descendants(studio.process.pid) - before == set()
     assert not pg.is_disabled("#solve")
+
+
+def test_play_asks_which_side_up_a_rutherford_drop_goes(page):
+    pg = page.page
+    page.open_problem("seed-rutherford", "ruth-c0005")
+    page.tab("play")
+    pg.click("#play-start")
+    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+    tree = play_tree(find(load(locate("seed-rutherford")), "ruth-c0005"))
+    checks = {c["move"]: c for c in tree["nodes"][0]["checks"]}
+    assert checks["+N*7"]["verdict"] == "right" and checks["N*7"]["verdict"] == "escapes"
+    board = "#player .play-board"
+    for side, want in (("unpromoted", "refuted"), ("promoted side up", None)):
+        pg.click(f'{board} g.hand.black g.hand-piece:has(g.piece[data-piece="N"])')
+        click_square(pg, board, 7)
+        choice = pg.locator("#player .play-choice")
+        assert choice.is_visible() and choice.locator("button").count() == 2
+        choice.locator(f'button:text-is("{side}")').click()
+        if want == "refuted":
+            wait_js(pg, "document.querySelector('#player .player').dataset.state === 'refuted'")
+            assert "N*7 does not mate" in pg.inner_text("#player .play-status")
+            pg.click("#player button[data-act=back]")
+        else:
+            wait_js(pg, "document.querySelector('#player .player').dataset.state === 'your-move' && "
+                        f"document.querySelector('#player .player').dataset.node === '{checks['+N*7']['next']}'")
+            assert "+N*7" in pg.inner_text("#player .play-moves")
