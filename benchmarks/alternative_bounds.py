@@ -37,6 +37,7 @@ from tsume.conventions import tsume_position
 from tsume.dfpn import INF, UNBOUNDED, DfPn, Options
 from tsume.errors import TsumeError
 from tsume.hands import NOT_PROVEN
+from tsume.limits import Limits
 
 
 def main() -> int:
@@ -55,7 +56,7 @@ def main() -> int:
     try:
         pos = tsume_position(args.position, args.variant, defender_hand=args.defender_hand)
         bounds = [int(x) for x in args.bounds.split(",")]
-        engine = DfPn(pos, node_limit=args.node_limit, options=parse_options(args.option))
+        engine = DfPn(pos, limits=Limits(nodes=args.node_limit), options=parse_options(args.option))
         move = engine.pos.parse_move(args.move)
         if move not in engine.pos.checks():
             raise ValueError(f"{args.move} is not a check")

@@ -30,6 +30,7 @@ from tsume.collection import load, locate
 from tsume.dfpn import PROVEN, DfPn, Options
 from tsume.errors import TsumeError
 from tsume.generate import random_tsume
+from tsume.limits import Limits
 from tsume.verify import verify
 
 
@@ -38,7 +39,7 @@ def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str,
     for seed in range(first, first + count):
         rng = random.Random(seed)
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
-        if DfPn(pos, node_limit=20_000).search(15) == PROVEN:
+        if DfPn(pos, limits=Limits(nodes=20_000)).search(15) == PROVEN:
             yield f"{variant}-seed-{seed}", pos, "none" if seed % 3 == 0 else None
 
 

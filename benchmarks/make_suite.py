@@ -65,7 +65,7 @@ from pathlib import Path
 
 from tsume.collection import Problem, load, save
 from tsume.compose.candidate import Candidate, canonical_key
-from tsume.compose.filters import Limits, mate
+from tsume.compose.filters import Criteria, mate
 from tsume.compose.material import Material, default_profiles
 from tsume.compose.sources import mutate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
@@ -188,7 +188,7 @@ class Suite:
         self.seen.add(key)
         self.candidates += 1
         try:
-            r, nodes = mate(c, Limits(mate_nodes=node_limit))
+            r, nodes = mate(c, Criteria(mate_nodes=node_limit))
         except Exception as exc:  # noqa: BLE001 - mate() lets all but TsumeError through
             self.note_odd(c, "exception", "".join(traceback.format_exception_only(type(exc), exc)).strip())
             return None

@@ -32,8 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tsume.conventions import tsume_position  # noqa: E402
 from tsume.dfpn import Options  # noqa: E402
 from tsume.generate import random_tsume  # noqa: E402
+from tsume.limits import Limits  # noqa: E402
 from tsume.reference import reference_solve  # noqa: E402
-from tsume.sat import SatEngine, SatTimeout  # noqa: E402
+from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout  # noqa: E402
 from tsume.sat.engine import move_int  # noqa: E402
 from tsume.solve import solve  # noqa: E402
 
@@ -62,7 +63,7 @@ def main() -> None:
         dh = "none" if seed % 4 == 0 else None
         pos = tsume_position(raw, args.variant, defender_hand=dh)
         t = time.process_time()
-        eng = SatEngine(pos, time_limit=args.sat_limit)
+        eng = SatEngine(pos, limits=Limits(time=args.sat_limit, memory=DEFAULT_MEMORY_MB))
         try:
             firsts = {pos.move_str(move_int(m)): v for m, v in eng.first_move_lengths(args.bound).items()}
         except SatTimeout:

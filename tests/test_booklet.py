@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from tsume import booklet
 from tsume.cli import main
 from tsume.collection import load, locate
-from tsume.conventions import tsume_position
 from tsume.errors import ArgumentError, TsumeError
+from tsume.limits import Limits
 from tsume.solve import solve
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -118,8 +118,8 @@ def solved():
     """Each example's position as solved and the solver's result, computed here."""
     out = {}
     for pr in EXAMPLES:
-        pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
-        out[pr.id] = (pos, solve(pos, variant=pos.variant))
+        problem = pr.problem()
+        out[pr.id] = (problem.position(), solve(problem))
     return out
 
 
@@ -159,7 +159,7 @@ def test_one_numbered_article_per_problem(pages, mode):
         # the diagram: the position as solved (the defender's hand filled in)
         (diagram,) = a.find_all("div", "diagram")
         (svg,) = diagram.find_all("svg")
-        pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+        pos = pr.problem().position()
         assert svg.get("data-position") == pos.fen()
         assert "defender" in a.find("p", "hands").text()
 
@@ -469,8 +469,8 @@ def test_an_existing_file_is_replaced_whole(tmp_path):
     (EXAMPLES[:1], {"title": 5}),
     (EXAMPLES[:1], {"kanji": "yes"}),
     (EXAMPLES[:1], {"verify": 1}),
-    (EXAMPLES[:1], {"node_limit": 0}),
-    (EXAMPLES[:1], {"time_limit": -1}),
+    (EXAMPLES[:1], {"limits": 5}),
+    (EXAMPLES[:1], {"limits": {"nodes": 1}}),
     (EXAMPLES[:1], {"progress": "print"}),
 ])
 def test_build_bad_arguments(problems, kwargs):
@@ -482,7 +482,7 @@ def test_build_bad_arguments(problems, kwargs):
 def test_a_problem_the_solver_cannot_settle():
     # A node limit too small to solve: the booklet says so instead of a solution.
     pr = next(p for p in EXAMPLES if p.id == "rutherford-15")
-    root = parse(booklet.build([pr], node_limit=1))
+    root = parse(booklet.build([pr], limits=Limits(nodes=1)))
     sol = _solution_of(root, pr.id)
     assert sol.find_all("p", "no-solution") and not sol.find_all("template", "frame")
     assert root.find("h2").text().endswith(f"Mate in {pr.length}")  # the collection's stated length

@@ -11,6 +11,7 @@ from tsume.census.family import parse_family
 from tsume.census.retro import analyse, solve_shard
 from tsume.errors import PositionError, TsumeError
 from tsume.position import Position
+from tsume.problem import DefenderHand, Problem
 from tsume.solve import solve
 
 
@@ -62,9 +63,8 @@ def test_bad_families_are_one_line_errors(spec):
 
 
 def _dfpn(pos: Position, plies: int):
-    held = pos.hand_string(pos.turn ^ 1)
-    r = solve(pos, variant=pos.variant, max_length=plies, all_first_moves=True, variations=False,
-              defender_hand="none" if held == "-" else held)
+    r = solve(Problem(pos, defender=DefenderHand.held(pos)), max_length=plies, all_first_moves=True,
+              variations=False)
     if r.status != "mate":
         return ("nomate", None, [])
     return ("mate", r.length, sorted(fm["move"] for fm in r.first_moves if fm["status"] == "mate"

@@ -18,7 +18,7 @@ import pytest
 
 from tsume.collection import load
 from tsume.compose import Candidate, canonical_key, parse_material
-from tsume.compose.filters import Limits, consider, economise, repair, sound
+from tsume.compose.filters import Criteria, consider, economise, repair, sound
 from tsume.compose.idea import Ideas, idea_keys, line_key
 from tsume.compose.run import Settings, compose, merge_pool, run_shard, settings_from, spread_target
 from tsume.compose.state import load as load_state
@@ -141,38 +141,38 @@ def test_two_plies_back_leads_to_the_position(fen, variant):
 
 
 def test_a_redundant_piece_is_removed():
-    o = consider(cand("k1P2H20T4 b G"), Limits())
+    o = consider(cand("k1P2H20T4 b G"), Criteria())
     assert o.stage == "accepted" and o.removed == ["T27"]
     assert o.candidate.fen() == "k1P2H25 b G 1"
 
 
 def test_economise_keeps_a_needed_piece():
     c = cand("k1P2H25 b G")
-    rep, _ = sound(c, Limits())
+    rep, _ = sound(c, Criteria())
     assert rep is not None
-    kept, _, removed, _ = economise(c, rep, Limits())
+    kept, _, removed, _ = economise(c, rep, Criteria())
     assert removed == [] and kept.fen() == c.fen()
 
 
 def test_te_amari_is_repaired():
     c = cand("f4kt2+HK20 b PT 1")
-    o = consider(c, Limits(repair_rounds=0))
+    o = consider(c, Criteria(repair_rounds=0))
     assert o.stage == "te-amari"
-    o = consider(c, Limits())
+    o = consider(c, Criteria())
     assert o.stage == "accepted" and sum(o.candidate.hand.values()) < 2
     assert repair(c, "P").hand == {"T": 1} and repair(c, "2P") is None
 
 
 def test_yozume_is_refused():
-    assert consider(cand("2k2F1+f1+pg1h18 b GHT 1", "none"), Limits()).stage == "unsound"
+    assert consider(cand("2k2F1+f1+pg1h18 b GHT 1", "none"), Criteria()).stage == "unsound"
 
 
 def test_length_window():
-    assert consider(cand("k1P2H25 b G"), Limits(min_length=3)).stage in ("length", "no-mate")
+    assert consider(cand("k1P2H25 b G"), Criteria(min_length=3)).stage in ("length", "no-mate")
 
 
 def test_limits_grow_with_the_parents_effort():
-    base = Limits()
+    base = Criteria()
     assert base.for_parent(None) == base.for_parent(1_000) == base
     grown = base.for_parent(10_000)
     assert grown.mate_nodes == 80_000 and grown.verify_nodes == 800_000
@@ -181,9 +181,9 @@ def test_limits_grow_with_the_parents_effort():
 
 def test_lengths_the_run_has_enough_of_are_not_verified():
     c = cand("k1P2H25 b G")
-    whole = consider(c, Limits())
+    whole = consider(c, Criteria())
     assert whole.stage == "accepted" and whole.report is not None
-    skipped = consider(c, Limits(), skip={whole.report.length})
+    skipped = consider(c, Criteria(), skip={whole.report.length})
     assert skipped.stage == "length" and skipped.report is None and skipped.nodes < whole.nodes
 
 

@@ -12,6 +12,8 @@ problem" walkthrough runs as written.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shlex
@@ -205,3 +207,17 @@ def test_the_walkthrough_runs_as_written(tmp_path):
     done = subprocess.run([sys.executable, "-m", "tsume", "verify", "mine.tsume", "--json", "-q"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and '"verdict": "sound"' in done.stdout, done.stdout[:300]
+def test_the_readme_python_example_prints_what_its_comments_say():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = text.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]
+    # Each print(...) line's comment is its output ("..." stands for any text).
+    expected = [line.split("  # ", 1)[1].strip() for line in code.splitlines()
+                if line.startswith("print(") and "  # " in line]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    printed = out.getvalue().splitlines()
+    assert len(printed) == len(expected) >= 5
+    for want, got in zip(expected, printed):
+        pattern = ".*".join(re.escape(part) for part in want.split("..."))
+        assert re.fullmatch(pattern, got), (want, got)

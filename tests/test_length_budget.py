@@ -14,6 +14,7 @@ from tsume.collection import load, locate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.dfpn import INF, DfPn, OverBudget, SearchLimit
 from tsume.errors import TsumeError
+from tsume.limits import Limits
 from tsume.position import Position
 from tsume.variant import get_variant
 from tsume.verify import LENGTH_BUDGET, verify
@@ -22,8 +23,8 @@ from tsume.verify import LENGTH_BUDGET, verify
 ROOT = "g+Tkt1F+hHC2K19 b G2P 1"
 
 
-def _engine(**limits) -> DfPn:
-    return DfPn(tsume_position(ROOT, "ito"), **limits)
+def _engine(limits: Limits = Limits()) -> DfPn:
+    return DfPn(tsume_position(ROOT, "ito"), limits=limits)
 
 
 def test_a_budget_large_enough_gives_the_exact_length():
@@ -47,7 +48,7 @@ def test_a_spent_budget_leaves_proven_bounds_around_the_length():
 def test_the_engine_limits_still_stop_a_budgeted_question():
     first = _engine()
     first.shortest(INF, exact=False)
-    engine = _engine(node_limit=first.nodes + 30)
+    engine = _engine(Limits(nodes=first.nodes + 30))
     with pytest.raises(SearchLimit) as err:
         engine.shortest_within(INF, 10**6)
     assert not isinstance(err.value, OverBudget)

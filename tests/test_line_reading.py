@@ -1,4 +1,4 @@
-"""The thorough line reader's alpha-beta on the leftover (tsume.solve._Extractor).
+"""The thorough line reader's alpha-beta on the leftover (tsume.lines.LineReader).
 
 Pruned and full readings must give the same line, move for move, on every
 position; the pruned one must read far fewer lines where many equal mates
@@ -12,29 +12,29 @@ import random
 
 import pytest
 
-import tsume.solve as solve_module
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
 from tsume.dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from tsume.generate import random_tsume
+from tsume.limits import Limits
+from tsume.lines import LineReader
 from tsume.position import Position
-from tsume.solve import _Extractor
 
 
 def _read(pos, prune: bool, monkeypatch, node_limit: int = 400_000) -> tuple[list[int], int, int]:
     """(line, leftover, attacker nodes read) of the best line from ``pos``, on a fresh engine."""
-    engine = DfPn(pos, node_limit=node_limit, options=Options(leftover_pruning=prune))
-    assert engine._solve(INF) == PROVEN
+    engine = DfPn(pos, limits=Limits(nodes=node_limit), options=Options(leftover_pruning=prune))
+    assert engine.prove(INF) == PROVEN
     v = engine.shortest(INF)[0]
     calls = [0]
-    original = solve_module._Extractor._attacker_line
+    original = LineReader._attacker_line
 
     def counted(self, *args):
         calls[0] += 1
         return original(self, *args)
 
-    monkeypatch.setattr(solve_module._Extractor, "_attacker_line", counted)
-    moves, left = _Extractor(engine).attacker_line(v)
-    monkeypatch.setattr(solve_module._Extractor, "_attacker_line", original)
+    monkeypatch.setattr(LineReader, "_attacker_line", counted)
+    moves, left = LineReader(engine).attacker_line(v)
+    monkeypatch.setattr(LineReader, "_attacker_line", original)
     return moves, left, calls[0]
 
 
@@ -65,7 +65,7 @@ def test_pruned_and_full_readings_agree_on_random_mates(variant, monkeypatch):
     compared = 0
     for _ in range(80):
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
-        engine = DfPn(pos, node_limit=5_000)
+        engine = DfPn(pos, limits=Limits(nodes=5_000))
         if engine.search(INF) != PROVEN:
             continue
         try:
@@ -84,12 +84,12 @@ def test_uselessness_is_asked_only_of_defences_that_could_be_longest(monkeypatch
     (the test is dear when it fails: docs/performance.md, "Verify").  The main
     line of ruth-L07-0011 has such an interposition."""
     pos = tsume_position("2P1ks1L6 b LPS 1", "rutherford", defender_hand="none")
-    engine = DfPn(pos, node_limit=400_000)
-    assert engine._solve(INF) == PROVEN
+    engine = DfPn(pos, limits=Limits(nodes=400_000))
+    assert engine.prove(INF) == PROVEN
     v = engine.shortest(INF)[0]
     read: list[tuple[str, int]] = []  # (defender node, its value) as read
     asked: set[tuple[str, int]] = set()  # (defender node, defence) asked "useless?"
-    original_read, original_useless = _Extractor._defender_line, _Extractor.useless
+    original_read, original_useless = LineReader._defender_line, LineReader.useless
 
     def reading(self, b, lo, hi):
         read.append((self.pos.fen(), b))
@@ -99,9 +99,9 @@ def test_uselessness_is_asked_only_of_defences_that_could_be_longest(monkeypatch
         asked.add((self.pos.fen(), d))
         return original_useless(self, d, b, ranged)
 
-    monkeypatch.setattr(_Extractor, "_defender_line", reading)
-    monkeypatch.setattr(_Extractor, "useless", asking)
-    moves, _left = _Extractor(engine).attacker_line(v)
+    monkeypatch.setattr(LineReader, "_defender_line", reading)
+    monkeypatch.setattr(LineReader, "useless", asking)
+    moves, _left = LineReader(engine).attacker_line(v)
     monkeypatch.undo()
     assert len(moves) == 7
     skipped = 0

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from tsume.collection import find, load, locate
-from tsume.conventions import tsume_position
 from tsume.errors import TsumeError
 from tsume.play import ESCAPES, FINAL_MATE, RIGHT, frame_keys, frames, play_tree
 from tsume.position import Position
+from tsume.problem import DefenderHand, Problem
 from tsume.reference import reference_solve
 from tsume.solve import solve
 
@@ -73,8 +73,8 @@ def test_every_verdict_agrees_with_the_reference_solver(collection, pid):
 @pytest.mark.parametrize("collection,pid", SMALL + [("examples", "rutherford-15")])
 def test_following_the_hints_plays_the_solvers_main_line_to_mate(collection, pid):
     pr = _problem(collection, pid)
-    pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
-    main = solve(pos, variant=pos.variant, defender_hand="as-given").mainline
+    pos = pr.problem().position()
+    main = solve(pr.problem()).mainline
     tree = play_tree(pr)
     node, played = tree["nodes"][0], []
     while True:
@@ -108,7 +108,7 @@ def test_an_escape_says_whether_any_mate_follows():
         after = Position(node["position"], tree["variant"])
         after.push_str(c["move"])
         after.push_str(c["reply"])
-        got = solve(after, variant=after.variant, defender_hand="as-given")
+        got = solve(Problem(after, defender=DefenderHand.held(after)))
         assert c["mate_after"] == (got.length if got.status == "mate" else False)
 
 

@@ -27,7 +27,8 @@ import tsume.reference as reference_module
 from tsume.conventions import tsume_position
 from tsume.dfpn import Options
 from tsume.generate import random_tsume
-from tsume.sat import SatEngine, SatTimeout
+from tsume.limits import Limits
+from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout
 from tsume.sat.engine import move_int
 from tsume.solve import solve
 
@@ -73,7 +74,7 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
     dh = "none" if seed % 4 == 0 else None
     pos = tsume_position(raw, variant, defender_hand=dh)
     line, firsts = reference_module.reference_solve(pos, bound, useless_interpositions=False)
-    eng = SatEngine(pos, time_limit=sat_seconds)
+    eng = SatEngine(pos, limits=Limits(time=sat_seconds, memory=DEFAULT_MEMORY_MB))
     try:
         sat_first = {pos.move_str(move_int(m)): v for m, v in eng.first_move_lengths(bound).items()}
     except SatTimeout:

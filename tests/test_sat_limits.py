@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from pysat.examples.genhard import PHP
 
 from tsume.cli import main
+from tsume.limits import Limits
 from tsume.sat import SatError, SatMemoryLimit, SatTimeout, sat_solve
 from tsume.sat.budget import Budget, line_bytes, longest_line
 from tsume.sat.cegar import SOLVER
@@ -50,7 +51,7 @@ def test_memory_estimate_bounds_the_resident_size():
 def test_a_long_solver_call_is_interrupted(time_limit, signal_after, stops_with, within):
     """One SAT call on a hard formula (the pigeonhole principle, 11 pigeons) stops at once."""
     solver = SOLVER(bootstrap_with=PHP(10).clauses)
-    budget = Budget(time_limit=time_limit)
+    budget = Budget(Limits(time=time_limit))
     # Python's own Ctrl-C handler, even where the tests were started with
     # SIGINT ignored (a background job of a shell).
     old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)

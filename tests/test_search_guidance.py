@@ -7,6 +7,7 @@ from __future__ import annotations
 from tsume.collection import load, locate
 from tsume.conventions import tsume_position
 from tsume.dfpn import INF, DfPn, Options
+from tsume.limits import Limits
 from tsume.solve import solve
 
 
@@ -16,7 +17,7 @@ def _no_mate_after(options: Options) -> tuple[str, int]:
     # the attacker's many Cannon drops made the king's escapes look hard to
     # refute, and the search wandered into the other defences.
     pos = tsume_position("1kTfc1G4T1F5K11 b PCHG 2", "ito", defender_hand="none")
-    engine = DfPn(pos, options=options, node_limit=400_000)
+    engine = DfPn(pos, options=options, limits=Limits(nodes=400_000))
     engine.anchor(engine.pos.hash)
     engine.pos.push(engine.pos.parse_move("G*6"))
     answer = ""

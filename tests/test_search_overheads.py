@@ -11,6 +11,7 @@ import pytest
 
 from tsume.dfpn import DfPn
 from tsume.gcpause import PausedGC
+from tsume.limits import Limits
 from tsume.position import Position
 from tsume.solve import solve
 from tsume.tables import ZOBRIST_BITS
@@ -75,7 +76,7 @@ def test_move_cache_is_used_bounded_and_changes_no_answer():
     free = DfPn(pos)
     assert free.search(13) == "proven" and free.search(11) == "disproven"
     assert 0 < len(free._kids) <= free._kids_cap == 16384
-    tight = DfPn(pos, memory_limit_mb=0.05)  # a cache of 64 positions, emptied again and again
+    tight = DfPn(pos, limits=Limits(memory=0.05))  # a cache of 64 positions, emptied again and again
     assert tight._kids_cap == 64
     assert tight.search(13) == "proven" and tight.search(11) == "disproven"
     assert 0 < len(tight._kids) <= 64

@@ -15,7 +15,8 @@ import pytest
 from tsume.conventions import tsume_position
 from tsume.dfpn import INF, PROVEN, DfPn, Options, SearchLimit
 from tsume.generate import random_tsume
-from tsume.solve import _Extractor, _proof_length, main_line
+from tsume.limits import Limits
+from tsume.lines import LineReader, main_line, proof_length
 
 
 def _shortest(pos, descend: bool) -> tuple[int, int, int]:
@@ -23,9 +24,9 @@ def _shortest(pos, descend: bool) -> tuple[int, int, int]:
     fresh, solved engine that searches at once past the first bound (random
     mates are short: past the default Options.short_first few would be left
     for the descent)."""
-    engine = DfPn(pos, node_limit=40_000, options=Options(short_first=1))
-    assert engine._solve(INF) == PROVEN
-    first = _proof_length(engine, INF)
+    engine = DfPn(pos, limits=Limits(nodes=40_000), options=Options(short_first=1))
+    assert engine.prove(INF) == PROVEN
+    first = proof_length(engine, INF)
     before = engine.nodes
     v, _ = engine.shortest(first, descend)
     assert v is not None
@@ -38,7 +39,7 @@ def test_climbing_down_and_up_find_the_same_length(variant):
     compared = longer_first = 0
     for _ in range(150):
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
-        if DfPn(pos, node_limit=5_000).search(INF) != PROVEN:
+        if DfPn(pos, limits=Limits(nodes=5_000)).search(INF) != PROVEN:
             continue
         try:
             up = _shortest(pos, False)
@@ -59,16 +60,16 @@ def test_climbing_down_and_up_find_the_same_length(variant):
 def test_the_main_line_climbs_down_from_the_solve(variant, text, defender):
     pos = tsume_position(text, variant, defender_hand=defender)
     engine = DfPn(pos)
-    assert engine._solve(INF) == PROVEN
+    assert engine.prove(INF) == PROVEN
     before = engine.nodes
     length, moves = main_line(engine, INF)
     down = engine.nodes - before
 
     climb = DfPn(pos)
-    assert climb._solve(INF) == PROVEN
+    assert climb.prove(INF) == PROVEN
     before = climb.nodes
-    ex = _Extractor(climb)
-    up_length = ex.shortest(_proof_length(climb, INF))
+    ex = LineReader(climb)
+    up_length = ex.shortest(proof_length(climb, INF))
     assert (up_length, ex.attacker_line(up_length)[0]) == (length, moves)
     assert down < climb.nodes - before, (down, climb.nodes - before)
 
@@ -102,7 +103,7 @@ def test_a_position_left_open_at_a_smaller_bound_keeps_its_numbers():
     from tsume.hands import NOT_PROVEN, Probe
 
     pos = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
-    engine = DfPn(pos, node_limit=300)
+    engine = DfPn(pos, limits=Limits(nodes=300))
     engine.anchor(engine.pos.hash)
     engine.pos.push(engine.pos.parse_move("C*1"))
     assert engine.search(15) == "unknown"

@@ -26,7 +26,7 @@ Reminders used throughout (docs/rules.md):
 
 from __future__ import annotations
 
-from tsume import Position
+from tsume import DefenderHand, Position
 from tsume.conventions import tsume_position
 from tsume.dfpn import INF, PROVEN, DfPn
 from tsume.reference import ReferenceSolver, reference_solve
@@ -205,7 +205,7 @@ def test_useless_interposition_is_refuted_but_not_counted():
     # Counted, an interposition would make the problem 5 plies long: after 4-5 P*3
     # Black still needs exactly 3 plies (5x3, 1-2, 6-4), keeping the pawn in hand.
     pos = after(USELESS, "ito", ["4-5", "P*3"])
-    r2 = check(pos, "ito", 3, defender_hand="as-given")
+    r2 = check(pos, "ito", 3, defender_hand=DefenderHand.held(pos))
     assert (r2.length, r2.mainline, r2.leftover) == (3, ["5-3", "1-2", "6-4"], "P")
 
 
@@ -261,7 +261,7 @@ def test_an_interposition_verdict_holds_only_as_far_as_its_bound():
     # within 7, 63 s of exhaustive search, so not run here).
     pos = Position("5k8p1+FC13 b PT2HFtc2g 2", variant="ito")
     assert DfPn(pos).shortest(INF)[0] == 7  # bounds 1, 3, 5 and 7 in turn
-    assert DfPn(pos)._solve(7) == PROVEN  # bound 7 at once
+    assert DfPn(pos).prove(7) == PROVEN  # bound 7 at once
 
 
 # --- d. the longest defence ------------------------------------------------------------

@@ -13,6 +13,8 @@ import pytest
 from tsume.conventions import tsume_position
 from tsume.dfpn import INF, DfPn
 from tsume.generate import random_tsume
+from tsume.limits import Limits
+from tsume.problem import DefenderHand
 from tsume.reference import reference_solve
 from tsume.solve import solve
 
@@ -20,7 +22,7 @@ from tsume.solve import solve
 def test_goose_chase_is_no_mate_without_a_bound():
     # A lone goose drop checks the king on 1; k1-2 leaves the goose no check.
     pos = tsume_position("k30 b G", "ito")
-    assert DfPn(pos, node_limit=10_000).search(INF) == "disproven"
+    assert DfPn(pos, limits=Limits(nodes=10_000)).search(INF) == "disproven"
     assert solve("k30 b G", variant="ito", node_limit=10_000).status == "nomate"
 
 
@@ -30,7 +32,7 @@ def test_unbounded_status_matches_reference(variant):
     checked = 0
     for _ in range(60):
         pos = tsume_position(random_tsume(rng, variant, attacker_hand=(0, 2)), variant, defender_hand="none")
-        r = solve(pos, variant=variant, node_limit=50_000, defender_hand="as-given")
+        r = solve(pos, variant=variant, node_limit=50_000, defender_hand=DefenderHand.held(pos))
         if r.status == "unknown":
             continue
         line, _ = reference_solve(pos, 5)

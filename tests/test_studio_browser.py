@@ -22,7 +22,7 @@ import pytest
 from studio_server import Studio, click_square, descendants, wait_js
 from test_browser import _READ_DIAGRAM, _check_diagram, browser  # noqa: F401 - the fixture
 from tsume.collection import find, load, locate
-from tsume.conventions import tsume_position
+from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
 from tsume.solve import solve
@@ -167,8 +167,8 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     pg = page.page
     page.open_problem("examples", "ito-09")
     pr = find(load(locate("examples")), "ito-09")
-    pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
-    line = solve(pos, variant=pos.variant, defender_hand="as-given").mainline
+    pos = pr.problem().position()
+    line = solve(pr.problem()).mainline
     page.tab("solve")
     pg.click("#solve")
     pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
@@ -198,7 +198,7 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     assert useless.count() >= 1
     useless.first.click()
     ply, move = int(useless.first.get_attribute("data-ply")), useless.first.get_attribute("data-move")
-    want = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+    want = pr.problem().position()
     for m in line[: ply - 1] + [move]:
         want.push_str(m)
     wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
@@ -215,8 +215,8 @@ def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     assert finding.count() == 1 and "F7x8=+F also mates" in finding.inner_text()
     finding.click()
     pr = find(load(locate("flawed")), "ito-yozume-1")
-    pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
-    main = solve(pos, variant=pos.variant, defender_hand="as-given").mainline
+    pos = pr.problem().position()
+    main = solve(pr.problem()).mainline
     ply, move = int(finding.get_attribute("data-ply")), finding.get_attribute("data-move")
     for m in main[: ply - 1] + [move]:
         pos.push_str(m)

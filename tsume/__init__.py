@@ -7,7 +7,10 @@ from . import _native
 COMPILED: bool = _native.load()
 
 from .errors import ArgumentError, IllegalMoveError, MoveError, PositionError, TsumeError, VariantError
+from .limits import Limits
+from .outcome import Status, Verdict
 from .position import BLACK, WHITE, Position
+from .problem import DefenderHand, Problem
 from .variant import ITO, RUTHERFORD, VARIANTS, Variant, get_variant
 from . import solve, verify  # noqa: E402  (after the core: they build on it)
 

@@ -34,8 +34,6 @@ __all__ = [
     "check_callback",
     "check_defender_hand",
     "check_solution",
-    "check_options",
-    "check_limits",
     "check_search_arguments",
 ]
 
@@ -175,39 +173,14 @@ def check_solution(value: object) -> list[str] | None:
     return list(value)
 
 
-def check_options(value: object) -> Any:
-    """None or a :class:`tsume.dfpn.Options`."""
-    from .dfpn import Options
-
-    if value is not None and not isinstance(value, Options):
-        raise ArgumentError(f"options must be a tsume.dfpn.Options or None, not {type(value).__name__}")
-    return value
-
-
-def check_limits(
-    time_limit: object = None,
-    node_limit: object = None,
-    memory_limit_mb: object = None,
-    max_length: object = None,
-) -> tuple[float | None, int | None, float | None, int | None]:
-    """The four search limits checked at once, in this order."""
-    return (
-        check_time_limit(time_limit),
-        check_node_limit(node_limit),
-        check_memory_mb(memory_limit_mb),
-        check_max_length(max_length),
-    )
-
-
-def check_search_arguments(
-    progress: object = None, progress_interval: object = 1.0, options: object = None, **flags: object
-) -> None:
+def check_search_arguments(progress: object = None, progress_interval: object = 1.0, **flags: object) -> None:
     """The other arguments of a search: the progress callback and its interval,
-    the df-pn options, and yes/no switches given by name (``strict=...``)."""
+    and yes/no switches given by name (``strict=...``).  (The limits are a
+    :class:`tsume.limits.Limits`, the df-pn options checked by
+    :func:`tsume.dfpn.check_options`.)"""
     check_callback(progress, "progress")
     if progress_interval is None:
         raise ArgumentError("progress_interval must be a number of seconds, not None")
     _positive_finite(progress_interval, "progress_interval", "seconds", zero_ok=True)  # 0: at every check
-    check_options(options)
     for name, value in flags.items():
         check_flag(value, name)

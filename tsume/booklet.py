@@ -28,21 +28,27 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from .arguments import check_callback, check_flag, check_limits
-from .collection import Problem
-from .conventions import tsume_position
+from .arguments import check_callback, check_flag
+from .collection import Record
 from .errors import ArgumentError
+from .limits import Limits
+from .outcome import Status, Verdict
 from .position import COLOUR_NAMES, Position
+from .problem import REST
 from .render import hand_text, mated, numbered, plies
+from .solve import solve
 from .svg import STYLE, board
+from .verify import verify as verify_problem
 
-__all__ = ["build", "prepare", "render", "Entry", "SOLUTIONS", "DEFAULT_NODE_LIMIT"]
+__all__ = ["build", "prepare", "render", "Entry", "SOLUTIONS", "DEFAULT_NODE_LIMIT", "DEFAULT_LIMITS"]
 
 #: Where the solutions go: at the back, behind a button, or under each diagram.
 SOLUTIONS = ("end", "hidden", "inline")
 #: The solver's node limit per problem unless the caller gives one: every
 #: bundled problem solves well within it (the slowest, in long-ito, in ~4 s).
 DEFAULT_NODE_LIMIT = 5_000_000
+#: The limits per problem unless the caller gives others.
+DEFAULT_LIMITS = Limits(nodes=DEFAULT_NODE_LIMIT)
 
 
 @dataclass
@@ -50,10 +56,13 @@ class Entry:
     """One problem as a booklet prints it: the problem, its position as solved, its solution."""
 
     number: int
-    problem: Problem
+    #: The collection's record: id, title, author, stated length, and the
+    #: problem solved (``problem.problem()``).
+    problem: Record
+    #: The position as solved (``problem.problem().position()``).
     position: Position
-    #: "mate", "nomate" or "unknown" (the solver's status).
-    status: str
+    #: The solver's status (with ``verify``: MATE when the verifier proved a main line).
+    status: Status
     length: int | None = None
     mainline: list[str] = field(default_factory=list)
     readable: list[str] = field(default_factory=list)
@@ -64,41 +73,30 @@ class Entry:
     variations: list[tuple[int, str, int | None, list[str]]] = field(default_factory=list)
     #: The plies and moves of the useless interpositions among ``variations``.
     useless: set[tuple[int, str]] = field(default_factory=set)
-    #: The verifier's verdict (sound, flawed, unsound, unknown), when verified.
-    verdict: str | None = None
+    #: The verifier's verdict, when verified.
+    verdict: Verdict | None = None
     #: The verifier's findings, one readable line each, when verified.
     findings: list[str] = field(default_factory=list)
     #: The play tree (tsume.play.play_tree) with its SVG frames, for the play mode.
     play: dict | None = None
 
 
-def prepare(
-    problem: Problem,
-    number: int,
-    *,
-    verify: bool = False,
-    node_limit: int | None = DEFAULT_NODE_LIMIT,
-    time_limit: float | None = None,
-    play: bool = False,
-    kanji: bool = False,
-) -> Entry:
-    """Solve (and with ``verify`` verify) one problem for a booklet; with
-    ``play``, also build its play tree and the diagrams of every position in
-    it (``kanji`` for their faces)."""
-    pos = tsume_position(problem.position, problem.variant, defender_hand=problem.defender)
-    entry = Entry(number=number, problem=problem, position=pos, status="unknown")
+def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS,
+            play: bool = False, kanji: bool = False) -> Entry:
+    """Solve (and with ``verify`` verify) one problem for a booklet, within
+    ``limits``; with ``play``, also build its play tree and the diagrams of
+    every position in it (``kanji`` for their faces)."""
+    tsume = record.problem()
+    entry = Entry(number=number, problem=record, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
-        from .verify import verify as run_verify
-
-        report = run_verify(problem, node_limit=node_limit, time_limit=time_limit)
+        report = verify_problem(record, limits=limits)
         entry.verdict = report.verdict
         entry.findings = [f.message for f in report.findings]
         result: object = report
-        entry.status = "mate" if report.length is not None else ("unknown" if report.verdict == "unknown" else "nomate")
+        entry.status = (Status.MATE if report.length is not None
+                        else Status.UNKNOWN if report.verdict == Verdict.UNKNOWN else Status.NOMATE)
     else:
-        from .solve import solve
-
-        result = solve(pos, variant=pos.variant, node_limit=node_limit, time_limit=time_limit)
+        result = solve(tsume, limits=limits)
         entry.status = result.status
     entry.length = getattr(result, "length", None)
     entry.mainline = list(getattr(result, "mainline", []))
@@ -112,7 +110,7 @@ def prepare(
     if play:
         from .play import frames, play_tree
 
-        tree = play_tree(problem, node_limit=node_limit, time_limit=time_limit)
+        tree = play_tree(tsume, limits=limits)
         entry.play = {**tree, "frames": frames(tree, kanji=kanji)}
     return entry
 
@@ -142,12 +140,11 @@ def _stipulation(entry: Entry) -> str:
 def _hands_line(entry: Entry) -> str:
     pos = entry.position
     attacker, defender = pos.turn, pos.turn ^ 1
-    given = Position(entry.problem.position, pos.variant, validate=False)
-    rule = (entry.problem.defender or "").strip().lower()
-    rest = rule == "rest" or (not rule and not any(given.hands[defender]))
     held = hand_text(pos, defender)
-    if rest:
+    if entry.problem.problem().defender == REST:
         held = f"{held} (the rest of the set)" if held != "-" else "nothing (the rest of the set is empty)"
+    elif held == "-":
+        held = "nothing"
     own = hand_text(pos, attacker)
     return (f"{COLOUR_NAMES[attacker]} (attacker) holds: {escape(own if own != '-' else 'nothing')}. "
             f"{COLOUR_NAMES[defender]} (defender) holds: {escape(held)}.")
@@ -168,10 +165,11 @@ def _meta(entry: Entry) -> str:
 def _verdict(entry: Entry) -> str:
     if entry.verdict is None:
         return ""
-    if entry.verdict == "sound":
+    if entry.verdict == Verdict.SOUND:
         return '<p class="verdict sound">Verified sound.</p>'
     items = "".join(f"<li>{escape(f)}</li>" for f in entry.findings)
-    word = {"flawed": "Flawed", "unsound": "Not sound", "unknown": "Not verified (a limit stopped the verifier)"}
+    word = {Verdict.FLAWED: "Flawed", Verdict.UNSOUND: "Not sound",
+            Verdict.UNKNOWN: "Not verified (a limit stopped the verifier)"}
     head = word.get(entry.verdict, entry.verdict)
     return f'<div class="verdict {escape(entry.verdict)}"><p>{head}.</p><ul>{items}</ul></div>'
 
@@ -180,9 +178,9 @@ def _solution(entry: Entry, kanji: bool) -> str:
     """The solution block of one problem: main line, viewer, variations."""
     pr = entry.problem
     head = f'<h3><span class="number">{entry.number}</span> {escape(pr.id)}</h3>'
-    if entry.status != "mate":
-        why = {"nomate": "The solver finds no mate.",
-               "unknown": "The solver could not settle this problem within the booklet's limits."}
+    if entry.status != Status.MATE:
+        why = {Status.NOMATE: "The solver finds no mate.",
+               Status.UNKNOWN: "The solver could not settle this problem within the booklet's limits."}
         return f'{head}<p class="no-solution">{why.get(entry.status, entry.status)}</p>'
     moves = mated(entry.readable)
     # The ply numbers are text, not list markers: markers sit outside the
@@ -435,45 +433,45 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
 
 
 def build(
-    problems: Sequence[Problem],
+    problems: Sequence[Record],
     *,
     title: str | None = None,
     solutions: str = "end",
     verify: bool = False,
     kanji: bool = False,
-    node_limit: int | None = DEFAULT_NODE_LIMIT,
-    time_limit: float | None = None,
+    limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[int, int, Entry], None] | None = None,
     play: bool = False,
 ) -> str:
-    """A booklet of ``problems`` as one self-contained HTML document.
+    """A booklet of ``problems`` (collection records) as one self-contained HTML document.
 
     ``title`` defaults to "Tsume" plus the ``source`` name; ``solutions`` is
     one of :data:`SOLUTIONS`; ``verify`` verifies every problem and marks any
     that is not sound; ``kanji`` draws kanji on the pieces; ``play`` adds a
     "Solve it yourself" mode to each problem, its play tree
     (:func:`tsume.play.play_tree`) embedded, so that it works offline.
-    ``node_limit`` and ``time_limit`` bound the solver (or verifier, or the
-    play tree) per problem.
-    ``progress(done, total, entry)`` is called after each problem.  A bad
-    argument raises a :class:`~tsume.errors.TsumeError`.
+    ``limits`` (:class:`~tsume.limits.Limits`, by default
+    :data:`DEFAULT_LIMITS`) bound the solver (or verifier, or the play tree)
+    per problem.  ``progress(done, total, entry)`` is called after each
+    problem.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
     if (isinstance(problems, (str, bytes)) or not isinstance(problems, Sequence)
-            or not all(isinstance(p, Problem) for p in problems)):
-        raise ArgumentError("build() takes a list of collection Problems (tsume.collection.load)")
+            or not all(isinstance(p, Record) for p in problems)):
+        raise ArgumentError("build() takes a list of collection records (tsume.collection.load)")
     if not problems:
         raise ArgumentError("a booklet needs at least one problem")
     if solutions not in SOLUTIONS:
         raise ArgumentError(f"solutions must be one of {', '.join(SOLUTIONS)}, not {solutions!r}")
     if title is not None and not isinstance(title, str):
         raise ArgumentError(f"title must be a string, not {type(title).__name__}")
+    if not isinstance(limits, Limits):
+        raise ArgumentError(f"limits must be a tsume.Limits, not {type(limits).__name__}")
     verify, kanji, play = check_flag(verify, "verify"), check_flag(kanji, "kanji"), check_flag(play, "play")
-    time_limit, node_limit, _, _ = check_limits(time_limit, node_limit, None)
     progress = check_callback(progress)
     entries = []
     for i, pr in enumerate(problems, 1):
-        entry = prepare(pr, i, verify=verify, node_limit=node_limit, time_limit=time_limit, play=play, kanji=kanji)
+        entry = prepare(pr, i, verify=verify, limits=limits, play=play, kanji=kanji)
         entries.append(entry)
         if progress is not None:
             progress(i, len(problems), entry)

@@ -29,11 +29,12 @@ import click
 
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from .clock import process_seconds
-from .collection import Problem, bundled_names, find, load, locate
-from .conventions import tsume_position
+from .collection import Record, bundled_names, find, load, locate
 from .files import write_atomic
 from .errors import ArgumentError, TsumeError, quote
+from .limits import Limits
 from .notation import ascii_int
+from .outcome import Status, Verdict
 from .perft import divide, perft
 from .position import Position
 from .render import counted, describe, diagram, mated, numbered, plies, sorted_moves, wrap_words
@@ -265,7 +266,7 @@ def _is_position_text(text: str) -> bool:
         return True
 
 
-def open_collection(file: str) -> tuple[Path, list[Problem]]:
+def open_collection(file: str) -> tuple[Path, list[Record]]:
     """The collection FILE names and its problems: a path if it exists, else a
     bundled collection's name (:func:`tsume.collection.locate`), read by
     :func:`tsume.collection.load`.  How every command reads a FILE."""
@@ -275,7 +276,7 @@ def open_collection(file: str) -> tuple[Path, list[Problem]]:
 
 def load_problems(
     position: str | None, file: str | None, pid: str | None, variant_spec: str | None, *, every: bool = False
-) -> list[Problem]:
+) -> list[Record]:
     """The problems a command was given: a POSITION string, or --file FILE with --id ID.
 
     FILE is a path or the name of a bundled collection.  For the old spelling
@@ -312,19 +313,20 @@ def load_problems(
         return problems
     if pid is not None:
         raise TsumeError("--id needs a collection FILE: --file FILE (a path, or the name of a bundled one)")
-    return [Problem(id="position", position=position, variant=variant_spec or "ito")]  # type: ignore[arg-type]
+    return [Record(id="position", position=position, variant=variant_spec or "ito")]  # type: ignore[arg-type]
 
 
 def load_position(position: str | None, file: str | None, pid: str | None, variant_spec: str | None) -> Position:
     """The one position of show and perft (the start position if none is given).
 
-    A collection problem is taken as it is solved: the defender holds what its
+    A collection problem is taken as it is solved (:meth:`Record.problem
+    <tsume.collection.Record.problem>`): the defender holds what its
     ``defender:`` line says, by default the rest of the set.  A POSITION is
     taken as written.
     """
     pr = load_problems(position, file, pid, variant_spec)[0]
     if pr.source is not None:  # read from a collection
-        return _problem_position(pr)
+        return pr.problem().position()
     return Position(pr.position, get_variant(pr.variant))
 
 
@@ -435,12 +437,7 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
 
 
-def _problem_position(pr: Problem) -> Position:
-    """A collection problem's position as the solver reads it (the defender's hand filled in)."""
-    return tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
-
-
-def _problem_heading(pr: Problem) -> str:
+def _problem_heading(pr: Record) -> str:
     """``ito-09: A title, by someone (mate in 9)``: what a diagram of a collection problem is headed with."""
     words = pr.id
     if pr.title:
@@ -459,7 +456,7 @@ def _problem_heading(pr: Problem) -> str:
 _LIST_TITLE_WIDTH = 40
 
 
-def _list_rows(problems: list[Problem]) -> list[tuple[str, ...]]:
+def _list_rows(problems: list[Record]) -> list[tuple[str, ...]]:
     """The cells of ``tsume list``: id, variant, stated and proven length, title, tags ("-" for none)."""
 
     def number(n: int | None) -> str:
@@ -570,10 +567,8 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
     :data:`~tsume.render.LINE_WIDTH` columns, with ``#`` on its mating move.
     ``Move strings:`` keeps the plain main line, ready for ``--solution``.
     """
-    from .solve import MATE, NOMATE
-
     out = [diagram(pos, compact=True, tsume=True), ""]
-    if result.status == MATE:
+    if result.status == Status.MATE:
         out.append(f"Mate in {plies(result.length)}.")
         out.extend(wrap_words(_MAIN_LINE_HEAD, numbered(mated(result.readable)), " " * len(_MAIN_LINE_HEAD)))
         out.append("Move strings: " + " ".join(result.mainline))
@@ -590,7 +585,7 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
                     moves = numbered(mated(v.readable_line)[1:], v.ply + 1)
                     out.extend(wrap_words(f"{head}  -> {plies(v.length)}, leftover {v.leftover}: ",
                                           moves, _VARIATION_INDENT))
-    elif result.status == NOMATE:
+    elif result.status == Status.NOMATE:
         bound = result.stats.get("max_length")
         out.append(f"No mate within {plies(bound)}." if bound else "No mate.")
     else:
@@ -601,10 +596,10 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
         for fm in result.first_moves:
             # The engines name first moves by move string; read as the main line is.
             move = pos.move_readable(pos.parse_move(fm["move"]))
-            if fm["status"] == MATE and fm["length"]:
+            if fm["status"] == Status.MATE and fm["length"]:
                 what = f"mate in {plies(fm['length'])}"
             else:
-                what = "no mate" if fm["status"] == NOMATE else fm["status"]
+                what = "no mate" if fm["status"] == Status.NOMATE else fm["status"]
             out.append(f"  {move}: {what}")
     st = result.stats
     if st.get("engine") == "sat":
@@ -675,28 +670,22 @@ def solve_command(
             raise TsumeError("--nodes is a df-pn limit; --engine sat takes --time-limit and --memory")
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE --id ID")
-    pr = load_problems(position, file, pid, variant_spec)[0]
-    variant = get_variant(pr.variant)
-    pos = tsume_position(pr.position, variant, defender_hand=defender_hand or pr.defender)
+    problem = load_problems(position, file, pid, variant_spec)[0].problem(defender=defender_hand)
+    pos = problem.position()
     # The limit counts from the command's start (Python's start-up and imports included).
     left = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
     if engine == "sat":
         from .sat import DEFAULT_MEMORY_MB, sat_solve
 
-        result = sat_solve(pos, variant=variant, max_length=max_length, defender_hand="as-given",
-                           all_first_moves=all_first_moves, time_limit=left,
-                           memory_limit_mb=memory_mb or DEFAULT_MEMORY_MB)
+        result = sat_solve(problem, max_length=max_length, all_first_moves=all_first_moves,
+                           limits=Limits(time=left, memory=memory_mb or DEFAULT_MEMORY_MB))
         result.stats["max_length"] = max_length
         _print_result(result, pos, as_json, verbose)
     result = solve(
-        pos,
-        variant=variant,
+        problem,
         max_length=max_length,
-        time_limit=left,
-        node_limit=node_limit,
-        memory_limit_mb=memory_mb,
+        limits=Limits(time=left, nodes=node_limit, memory=memory_mb),
         progress=_progress_printer(not quiet),
-        defender_hand="as-given",
         all_first_moves=all_first_moves,
     )
     if max_length is not None:
@@ -706,16 +695,15 @@ def solve_command(
 
 def _print_result(result, pos: Position, as_json: bool, verbose: bool) -> NoReturn:
     """Print a solve result (either engine) and exit with its status."""
-    from .solve import MATE, NOMATE
-
     if as_json:
         data = result.to_dict()
-        if data["leftover"] is None and result.status == MATE:
+        if data["leftover"] is None and result.status == Status.MATE:
             data["leftover"] = "-"
         echo(json.dumps(data))
     else:
         echo(_human_report(result, pos, verbose))
-    sys.exit(EXIT_MATE if result.status == MATE else EXIT_NOMATE if result.status == NOMATE else EXIT_LIMIT)
+    sys.exit(EXIT_MATE if result.status == Status.MATE else EXIT_NOMATE if result.status == Status.NOMATE
+             else EXIT_LIMIT)
 
 
 # --- verify -----------------------------------------------------------------------------------
@@ -811,12 +799,10 @@ def _verify_row_cells(report: Any, verbose: bool) -> tuple[str, ...]:
 def _verify_summary(reports: list[Any], seconds: float) -> str:
     """The closing line of ``tsume verify`` on a collection: the count of each
     verdict, the time, and the ids of the problems that need a look."""
-    from .verify import FLAWED, SOUND, UNKNOWN, UNSOUND
-
     verdicts = [r.verdict for r in reports]
-    counts = ", ".join(f"{verdicts.count(v)} {v}" for v in (SOUND, FLAWED, UNSOUND, UNKNOWN))
+    counts = ", ".join(f"{verdicts.count(v)} {v}" for v in Verdict)
     out = f"{counted(len(reports), 'problem', 'problems')}: {counts}; {seconds:.1f} s"
-    for verdict in (UNSOUND, UNKNOWN):
+    for verdict in (Verdict.UNSOUND, Verdict.UNKNOWN):
         ids = [str(r.id) for r in reports if r.verdict == verdict]
         if ids:
             more = f" and {len(ids) - _SUMMARY_IDS} more" if len(ids) > _SUMMARY_IDS else ""
@@ -874,7 +860,7 @@ def verify_command(
     1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
     proof), 2 bad input, 70 internal error.
     """
-    from .verify import LENGTH_BUDGET, UNKNOWN, UNSOUND, format_report, verify
+    from .verify import LENGTH_BUDGET, format_report, verify
 
     if position is None and file is None:
         raise TsumeError("give a POSITION, or --file FILE (every problem, or one with --id ID)")
@@ -907,13 +893,10 @@ def verify_command(
             status.start(n, pr.id)
             report = verify(
                 pr,
-                variant=pr.variant,
                 defender_hand=defender_hand,
                 strict=strict,
                 longer_with_leftover_ok=longer_ok,
-                time_limit=first_limit if n == 1 else time_limit,
-                node_limit=node_limit,
-                memory_limit_mb=memory_mb,
+                limits=Limits(time=first_limit if n == 1 else time_limit, nodes=node_limit, memory=memory_mb),
                 progress=searching,
                 length_budget=budget,
             )
@@ -923,7 +906,7 @@ def verify_command(
                 if not quiet:
                     echo(_verify_table_row(_verify_row_cells(report, verbose), id_width))
             elif not as_json:
-                pos = Position(report.position, get_variant(report.variant))
+                pos = pr.problem(defender=defender_hand).position()
                 echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
                 if verbose:
                     st = report.stats
@@ -937,7 +920,8 @@ def verify_command(
         echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
     elif many:
         echo(_verify_summary(reports, time.monotonic() - started))
-    sys.exit(EXIT_UNSOUND if UNSOUND in verdicts else EXIT_LIMIT if UNKNOWN in verdicts else EXIT_SOUND)
+    sys.exit(EXIT_UNSOUND if Verdict.UNSOUND in verdicts else EXIT_LIMIT if Verdict.UNKNOWN in verdicts
+             else EXIT_SOUND)
 
 
 if __name__ == "__main__":  # pragma: no cover
@@ -1037,7 +1021,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length)
-    def accepted(problem: Problem, record: dict) -> None:
+    def accepted(problem: Record, record: dict) -> None:
         if as_json:
             echo(json.dumps(accepted_json(problem, record)))
 
@@ -1099,16 +1083,16 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
 
     def report(done: int, total: int, entry: Any) -> None:
         # As `tsume verify` exits: a flawed problem is marked, not a failure.
-        if entry.status != "mate" or entry.verdict not in (None, "sound", "flawed"):
+        if entry.status != Status.MATE or entry.verdict not in (None, Verdict.SOUND, Verdict.FLAWED):
             troubled.append(entry.problem.id)
-        word = entry.verdict or (f"mate in {entry.length}" if entry.status == "mate" else entry.status)
+        word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
         status.start(done, entry.problem.id, word)
 
     name = Path(str(path)).stem
     try:
-        html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji,
-                     node_limit=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT,
-                     time_limit=time_limit, source=name, progress=report, play=play)
+        limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
+        html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
+                     source=name, progress=report, play=play)
     finally:
         status.clear()
     try:

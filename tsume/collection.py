@@ -35,9 +35,11 @@ from typing import Any
 from .errors import QUOTE_LIMIT, TsumeError, quote
 from .files import write_atomic
 from .notation import ascii_int
-from .variant import get_variant
+from .problem import DefenderHand
+from .problem import Problem as Tsume
+from .variant import Variant, get_variant
 
-__all__ = ["Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names",
+__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names",
            "bundled_path"]
 
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
@@ -85,8 +87,11 @@ class CollectionError(TsumeError):
 
 
 @dataclass
-class Problem:
-    """One problem of a collection."""
+class Record:
+    """One problem of a collection, as the file writes it: the text of its
+    keys (``position``, ``variant``, ``defender``, ``length``, ...) and its
+    id, title, tags, provenance and rating.  :meth:`problem` gives the tsume
+    it states, as the solvers take it (:class:`tsume.problem.Problem`)."""
 
     id: str
     position: str
@@ -103,6 +108,22 @@ class Problem:
     #: A composed problem's score and features, ``key=value; ...`` (docs/compose.md).
     rating: str | None = None
     source: str | None = None  # "file:line" it was read from
+    # The problem() last made, with the fields it was made from.
+    _made: tuple[tuple, Tsume] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def problem(self, *, variant: "Variant | str | None" = None, defender: "DefenderHand | str | None" = None,
+                length: int | None = None) -> Tsume:
+        """The tsume this record states: its position, variant, defender's
+        hand and stated length as a :class:`tsume.problem.Problem`, each of
+        the last three replaced by the argument when one is given (a command
+        line's ``--variant``, ``--defender-hand``).  Raises a
+        :class:`~tsume.errors.TsumeError` as ``Problem()`` does."""
+        fields = (self.position, self.variant if variant is None else variant,
+                  self.defender if defender is None else defender, self.length if length is None else length)
+        if self._made is None or self._made[0] != fields:
+            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3])
+            self._made = (fields, made)
+        return self._made[1]
 
     def fields(self, name: str) -> dict[str, str]:
         """The ``key=value; ...`` pairs of ``provenance`` or ``rating`` as a dict."""
@@ -164,12 +185,16 @@ class Problem:
         return "\n".join([f"[{self.id}]"] + [f"{key}: {_write_value(v)}" for key, v in values if v is not None])
 
 
+#: Another name for :class:`Record`.
+Problem = Record
+
+
 #: The longest ``length:`` accepted, in digits: a million plies is far beyond any
 #: tsume, and a bound keeps int() away from Python's 4,300-digit limit.
 _LENGTH_DIGITS = 6
 
 
-def loads(text: str, name: str = "<string>") -> list[Problem]:
+def loads(text: str, name: str = "<string>") -> list[Record]:
     """Read a collection from text; errors name ``name``, the line and the problem.
 
     Lines are counted as editors count them: only ``\\n`` ends a line (a ``\\r``
@@ -178,9 +203,7 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
     that a bad one is reported with its file, line and id before any work
     starts.  A collection with no problem is an error.
     """
-    from .conventions import tsume_position
-
-    problems: list[Problem] = []
+    problems: list[Record] = []
     default_variant = "ito"
     current: dict[str, tuple[str, int]] | None = None
     current_id: tuple[str, int] | None = None
@@ -206,34 +229,33 @@ def loads(text: str, name: str = "<string>") -> list[Problem]:
                 raise CollectionError(f"{name}:{ln}: {_tag(pid)}: length must be at least 1 ply, not {length}")
         position, position_line = current["position"]
         defender, defender_line = current.get("defender", (None, 0))
-        # Read the position as the solvers will, so that a bad one is named here
-        # (file, line, id) rather than part-way through a run.
-        try:
-            pos = tsume_position(position, variant)
-        except TsumeError as exc:
-            raise CollectionError(f"{name}:{position_line}: {_tag(pid)} position: {exc}") from None
-        if defender is not None:
-            try:
-                tsume_position(pos, variant, defender_hand=defender)
-            except TsumeError as exc:
-                raise CollectionError(f"{name}:{defender_line}: {_tag(pid)} defender {quote(defender)}: {exc}") from None
-        problems.append(
-            Problem(
-                id=pid,
-                position=position,
-                variant=variant,
-                defender=defender,
-                length=length,
-                solution=current["solution"][0].split() if "solution" in current else None,
-                title=current.get("title", (None, 0))[0],
-                author=current.get("author", (None, 0))[0],
-                tags=[t.strip() for t in current.get("tags", ("", 0))[0].split(",") if t.strip()],
-                notes=current.get("notes", (None, 0))[0],
-                provenance=current.get("provenance", (None, 0))[0],
-                rating=current.get("rating", (None, 0))[0],
-                source=where,
-            )
+        record = Record(
+            id=pid,
+            position=position,
+            variant=variant,
+            defender=defender,
+            length=length,
+            solution=current["solution"][0].split() if "solution" in current else None,
+            title=current.get("title", (None, 0))[0],
+            author=current.get("author", (None, 0))[0],
+            tags=[t.strip() for t in current.get("tags", ("", 0))[0].split(",") if t.strip()],
+            notes=current.get("notes", (None, 0))[0],
+            provenance=current.get("provenance", (None, 0))[0],
+            rating=current.get("rating", (None, 0))[0],
+            source=where,
         )
+        # Make the problem as the solvers will take it, once, here (the
+        # callers use it as it is), so that a bad position or defender is
+        # named with its file, line and id rather than part-way through a run.
+        try:
+            record.problem()
+        except TsumeError as exc:
+            try:
+                Tsume(position, variant=variant)
+            except TsumeError as alone:
+                raise CollectionError(f"{name}:{position_line}: {_tag(pid)} position: {alone}") from None
+            raise CollectionError(f"{name}:{defender_line}: {_tag(pid)} defender {quote(defender)}: {exc}") from None
+        problems.append(record)
 
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -345,7 +367,7 @@ def locate(name: str | os.PathLike) -> Path:
     raise CollectionError(f"{quote(str(name))}: no such file, and no bundled collection of that name (bundled: {known})")
 
 
-def load(path: str | os.PathLike) -> list[Problem]:
+def load(path: str | os.PathLike) -> list[Record]:
     """Read a collection file (UTF-8, with or without a byte-order mark).
 
     Raises :class:`CollectionError` naming the file and line: unreadable,
@@ -367,14 +389,14 @@ def load(path: str | os.PathLike) -> list[Problem]:
     return loads(text, str(p))
 
 
-def find(problems: Iterable[Problem], pid: str, name: str = "collection") -> Problem:
+def find(problems: Iterable[Record], pid: str, name: str = "collection") -> Record:
     for pr in problems:
         if pr.id == pid:
             return pr
     raise CollectionError(f"{name}: no problem {_tag(pid)}")
 
 
-def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
+def dumps(problems: Iterable[Record], header: str | None = None) -> str:
     parts = []
     if header:
         parts.append("\n".join(f"# {line}" if line else "#" for line in header.splitlines()))
@@ -382,7 +404,7 @@ def dumps(problems: Iterable[Problem], header: str | None = None) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def save(path: str | os.PathLike, problems: Iterable[Problem], header: str | None = None) -> None:
+def save(path: str | os.PathLike, problems: Iterable[Record], header: str | None = None) -> None:
     """Write a collection atomically (:func:`tsume.files.write_atomic`): a reader
     sees the old file or the new one, never a part."""
     write_atomic(path, dumps(problems, header))

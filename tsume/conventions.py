@@ -1,85 +1,26 @@
-"""Tsume conventions shared by every solver: the problem set-up, interpositions, hand counts.
+"""Tsume conventions shared by every solver: interpositions, recaptures, hand counts.
 
-See docs/solver.md.  A tsume position has the attacker to move.  The
-defender holds every piece of the set that is neither on the board nor in the
-attacker's hand, unless the problem states the defender's hand.
+See docs/solver.md.  A tsume position has the attacker to move; how a
+problem's defender's hand is filled in is :mod:`tsume.problem`'s
+(``tsume_position`` and ``rest_of_set`` are importable from here too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .arguments import check_defender_hand
-from .errors import PositionError
-from .position import COLOUR_NAMES, Position
-from .variant import Variant, get_variant
+from .position import Position
+from .problem import rest_of_set, tsume_position
 
 __all__ = [
     "tsume_position",
+    "rest_of_set",
     "ranged_checkers",
     "interposition_square",
     "handed_back",
     "recaptures",
     "hand_count",
 ]
-
-
-def tsume_position(
-    text: object,
-    variant: object = "ito",
-    *,
-    defender_hand: object = None,
-) -> Position:
-    """The position of a tsume: attacker to move, defender's hand filled in.
-
-    ``defender_hand``: ``None`` -- as the position string says, and if it
-    names no defender piece, the rest of the set; ``"rest"`` -- the rest of the
-    set; ``"none"`` -- nothing; or explicit letters such as ``"2PT"`` (case
-    ignored).  Raises :class:`~tsume.errors.PositionError` if the defender has
-    no king, or the stated hand exceeds the set, and a
-    :class:`~tsume.errors.TsumeError` for any argument of the wrong type.
-    """
-    # The arguments are ``object`` so that compiled code reports a wrong type
-    # as a TsumeError, as the pure-Python engine does, not a TypeError.
-    var = get_variant(variant)
-    mode = check_defender_hand(defender_hand)
-    pos = text.copy() if isinstance(text, Position) else Position(text, var)
-    t = pos.t
-    attacker = pos.turn
-    defender = attacker ^ 1
-    if not pos.kings[defender]:
-        raise PositionError(f"the defender ({COLOUR_NAMES[defender]}) has no king on the board")
-    if mode is None:
-        mode = "rest" if not any(pos.hands[defender]) else "as-given"
-    elif mode.strip().lower() in ("rest", "none"):
-        mode = mode.strip().lower()
-    if mode == "rest":
-        pos.hands[defender] = rest_of_set(pos)
-    elif mode == "none":
-        pos.hands[defender] = [0] * t.nkinds
-    elif mode != "as-given":
-        from .notation import parse_hands
-
-        letters = mode.strip()
-        field = letters.upper() if defender == 0 else letters.lower()
-        hands = parse_hands(field or "-", t)
-        pos.hands[defender] = hands[defender]
-    pos._rebuild()
-    pos._validate()
-    return pos
-
-
-def rest_of_set(pos: Position) -> list[int]:
-    """Per kind, the pieces of the set neither on the board nor in the side to move's hand."""
-    t = pos.t
-    counts = [t.kind_count[ki] if ki != t.royal_kind else 0 for ki in range(t.nkinds)]
-    for s in range(1, t.n + 1):
-        v = pos.board[s]
-        if v and not t.royal[v]:
-            counts[t.face_kind[v >> 1]] -= 1
-    for ki in range(t.nkinds):
-        counts[ki] -= pos.hands[pos.turn][ki]
-    return [max(0, c) for c in counts]
 
 
 def hand_count(pos: Position, colour: int) -> int:

@@ -40,14 +40,16 @@ from typing import Final
 from .conventions import interposition_square, recaptures
 from .gcpause import PausedGC
 from .hands import INF, NOT_PROVEN, Entry, HandOps, HandTable, Probe
+from .errors import ArgumentError
 from .interrupt import check_signals
+from .limits import NO_LIMITS, Limits
 from .memory import resident_bytes
 from .position import Position
 
 # Bounds at least this large are "no bound": nested searches subtract from INF.
 UNBOUNDED: Final = INF >> 1
 
-__all__ = ["DfPn", "INF", "SearchLimit", "OverBudget", "Options", "PROVEN", "DISPROVEN", "UNKNOWN"]
+__all__ = ["DfPn", "INF", "SearchLimit", "OverBudget", "Options", "check_options", "PROVEN", "DISPROVEN", "UNKNOWN"]
 
 PROVEN: Final = "proven"
 DISPROVEN: Final = "disproven"
@@ -112,6 +114,13 @@ class Options:
     max_depth: int = 500
 
 
+def check_options(value: object) -> Options | None:
+    """None or an :class:`Options` (an entry point's ``options`` argument)."""
+    if value is not None and not isinstance(value, Options):
+        raise ArgumentError(f"options must be a tsume.dfpn.Options or None, not {type(value).__name__}")
+    return value
+
+
 class _Kid(Probe):
     """A child of an expanded node, as :meth:`DfPn._children` makes it, with
     its value as the parent last looked it up (the :class:`Probe` fields,
@@ -145,9 +154,7 @@ class DfPn:
         self,
         pos: Position,
         *,
-        node_limit: int | None = None,
-        time_limit: float | None = None,
-        memory_limit_mb: float | None = None,
+        limits: Limits = NO_LIMITS,
         progress: Callable[[dict], None] | None = None,
         progress_interval: float = 1.0,
         options: Options | None = None,
@@ -162,7 +169,8 @@ class DfPn:
         # length (_shortest): verify reports them apart, since they are the
         # part a length budget bounds and "does it mate?" never needs.
         self.climb_nodes = 0
-        self.node_limit = node_limit
+        time_limit, memory_limit_mb = limits.time, limits.memory
+        self.node_limit = limits.nodes
         self.deadline = time.perf_counter() + time_limit if time_limit else None
         self.max_entries = int(memory_limit_mb * 1e6 / 400) if memory_limit_mb else None
         # 400 bytes an entry is an average: the move cache, the verifier's
@@ -207,9 +215,15 @@ class DfPn:
     def search(self, b: int) -> str:
         """Mate within ``b`` counted plies from the current position?  PROVEN, DISPROVEN or UNKNOWN."""
         try:
-            return self._solve(b)
+            return self.prove(b)
         except SearchLimit:
             return UNKNOWN
+
+    def prove_on_line(self, b: int) -> tuple[str, bool]:
+        """:meth:`prove`, and whether the answer rests on the current line (a
+        repetition of one of its positions, or an anchor): such an answer
+        holds only while the line stands.  Raises SearchLimit."""
+        return self._nested(None, b)
 
     def anchor(self, h: int, exact: bool = False) -> None:
         """Put the position with hash ``h`` on the line without searching it
@@ -367,18 +381,22 @@ class DfPn:
 
     # --- driver --------------------------------------------------------------
 
-    def _solve(self, b: int) -> str:
-        """Search the current ``self.pos`` to a result (raises SearchLimit)."""
+    def prove(self, b: int) -> str:
+        """Mate within ``b`` counted plies from the current position: PROVEN or
+        DISPROVEN, searched to a result (raises SearchLimit)."""
         with PausedGC():  # the table is large and acyclic (tsume.gcpause)
             while True:
-                pn, dn = self._probe(b)
+                pn, dn = self.probe(b)
                 if pn == 0:
                     return PROVEN
                 if dn == 0:
                     return DISPROVEN
                 self._mid(b, INF - 1, INF - 1)
 
-    def _probe(self, b: int) -> tuple[int, int]:
+    def probe(self, b: int) -> tuple[int, int]:
+        """The table's proof and disproof numbers for the current position
+        within ``b``, without searching (0, INF: proven; INF, 0: disproven
+        or a repetition of the line)."""
         pos = self.pos
         h = pos.hash
         if h in self.path:
@@ -775,7 +793,7 @@ class DfPn:
         # useless interposition needs; skipping the test there also keeps
         # unbounded searches from nesting unbounded useless tests.
         if kid.dn == 0 and kid.checker and cb < UNBOUNDED:
-            useless, on_line, bounded = self._useless(kid.m, kid.checker, b)
+            useless, on_line, bounded = self.useless(kid.m, kid.checker, b)
             # A verdict that rested on repetitions of the line (in R or
             # the test positions) holds only on this line, and so does
             # what follows from it: the proof or the disproof.
@@ -925,7 +943,7 @@ class DfPn:
                 dh = ops.put(dh, ki, 0)
         return dh
 
-    def _useless(self, d: int, checker: int, b: int) -> tuple[bool, bool, bool]:
+    def useless(self, d: int, checker: int, b: int) -> tuple[bool, bool, bool]:
         """Is the interposition ``d`` (defender to move here) useless?  Does
         that answer rest on the current line?  And is a "not useless" only
         this bound's (third item)?
@@ -1023,7 +1041,7 @@ class DfPn:
         if other is not None:
             self.pos = other
         try:
-            status = self._solve(b)
+            status = self.prove(b)
             return status, self.table.rests_on_line(self.pos.hash, b, self.path, status == PROVEN)
         finally:
             self.pos = saved

@@ -34,27 +34,12 @@ __all__ = [
     "parse_move",
     "format_move",
     "make_move",
-    "move_from",
-    "move_to",
-    "move_face",
 ]
 
 
 def make_move(frm: int, to: int, face: int = 0) -> int:
     """The int of a board move (``face`` 0) or a drop (``frm`` 0)."""
     return frm | to << 7 | face << 14
-
-
-def move_from(m: int) -> int:
-    return m & 127
-
-
-def move_to(m: int) -> int:
-    return m >> 7 & 127
-
-
-def move_face(m: int) -> int:
-    return m >> 14
 
 
 @dataclass

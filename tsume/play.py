@@ -45,18 +45,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .arguments import check_callback, check_limits, check_positive_int
-from .collection import Problem
-from .conventions import interposition_square, ranged_checkers, tsume_position
-from .errors import ArgumentError
+from .arguments import check_callback, check_positive_int
+from .collection import Record
+from .conventions import interposition_square, ranged_checkers
+from .limits import Limits, limits_from
 from .notation import parse_move
+from .outcome import Status
 from .position import Position
+from .problem import DefenderHand, Problem, problem_from
 from .render import sorted_moves
-from .solve import MATE, NOMATE, solve
+from .solve import solve
 from .svg import board
-from .variant import get_variant
+from .variant import Variant, get_variant
 
-__all__ = ["play_tree", "frames", "RIGHT", "FINAL_MATE", "ESCAPES", "UNSETTLED", "MAX_TREE_NODES"]
+__all__ = ["play_tree", "frames", "frame_keys", "RIGHT", "FINAL_MATE", "ESCAPES", "UNSETTLED", "MAX_TREE_NODES"]
 
 RIGHT, FINAL_MATE, ESCAPES, UNSETTLED = "right", "mate", "escapes", "unknown"
 
@@ -67,16 +69,24 @@ MAX_TREE_NODES = 200
 _AFTER_NODES = 20_000
 
 
-class _Budget:
-    """What is left of the whole tree's time and node limits."""
+def _as_given(pos: Position) -> Problem:
+    """The position as a problem whose defender holds what it holds there
+    (a position met in play: its hand is no longer "the rest of the set")."""
+    return Problem(pos, defender=DefenderHand.held(pos))
 
-    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
-        self.deadline = None if time_limit is None else time.monotonic() + time_limit
-        self.nodes_left = node_limit
+
+class _Budget:
+    """What is left of the whole tree's limits: its time and nodes run down
+    with every search; the memory bounds each search."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.deadline = None if limits.time is None else time.monotonic() + limits.time
+        self.nodes_left = limits.nodes
+        self.memory = limits.memory
         self.spent = 0
 
-    def limits(self, most: int | None = None) -> tuple[float | None, int | None] | None:
-        """(time_limit, node_limit) for the next search; None once spent."""
+    def limits(self, most: int | None = None) -> Limits | None:
+        """The limits of the next search (at most ``most`` nodes); None once spent."""
         seconds = None
         if self.deadline is not None:
             seconds = self.deadline - time.monotonic()
@@ -87,7 +97,7 @@ class _Budget:
             return None
         if most is not None:
             nodes = most if nodes is None else min(nodes, most)
-        return seconds, nodes
+        return Limits(time=seconds, nodes=nodes, memory=self.memory)
 
     def spend(self, nodes: int) -> None:
         self.spent += nodes
@@ -96,10 +106,8 @@ class _Budget:
 
 
 class _Builder:
-    def __init__(self, budget: _Budget, memory_limit_mb: float | None, progress: Callable[[dict], None] | None,
-                 max_nodes: int) -> None:
+    def __init__(self, budget: _Budget, progress: Callable[[dict], None] | None, max_nodes: int) -> None:
         self.budget = budget
-        self.memory = memory_limit_mb
         self.progress = progress
         self.max_nodes = max_nodes
         self.nodes: list[dict[str, Any]] = []
@@ -112,11 +120,9 @@ class _Builder:
         if limits is None:
             self.complete = False
             return None
-        seconds, nodes = limits
-        result = solve(pos, variant=pos.variant, defender_hand="as-given", time_limit=seconds, node_limit=nodes,
-                       memory_limit_mb=self.memory, variations=False, **options)
+        result = solve(_as_given(pos), limits=limits, variations=False, **options)
         self.budget.spend(int(result.stats.get("nodes", 0)))
-        if result.status not in (MATE, NOMATE) and most is None:
+        if result.status == Status.UNKNOWN and most is None:
             self.complete = False
         return result
 
@@ -127,7 +133,7 @@ class _Builder:
                                 "legal": [pos.move_str(m) for m in sorted_moves(pos)], "checks": []}
         self.nodes.append(node)
         result = self.solve(pos, max_length=value, all_first_moves=True)
-        if result is None or result.status != MATE or result.first_moves is None:
+        if result is None or result.status != Status.MATE or result.first_moves is None:
             self.complete = False
             node["checks"] = [{"move": pos.move_str(m), "readable": pos.move_readable(m), "verdict": UNSETTLED}
                               for m in sorted(pos.checks())]
@@ -140,9 +146,9 @@ class _Builder:
             m = pos.parse_move(first["move"])
             entry: dict[str, Any] = {"move": first["move"], "readable": pos.move_readable(m)}
             node["checks"].append(entry)
-            if first["status"] == MATE and value == 1:
+            if first["status"] == Status.MATE and value == 1:
                 entry["verdict"] = FINAL_MATE
-            elif first["status"] == MATE:
+            elif first["status"] == Status.MATE:
                 entry["verdict"] = RIGHT
                 reply = main_reply if first["move"] == node["hint"] else self._alternative_reply(pos, first["move"])
                 pos.push(m)
@@ -161,7 +167,7 @@ class _Builder:
                         pos.pop()
                 finally:
                     pos.pop()
-            elif first["status"] == NOMATE:
+            elif first["status"] == Status.NOMATE:
                 entry["verdict"] = ESCAPES
                 self._refute(pos, m, value, entry)
             else:
@@ -178,12 +184,10 @@ class _Builder:
         if limits is None:
             self.complete = False
             return None
-        seconds, nodes = limits
-        report = verify(pos, variant=pos.variant, defender_hand="as-given", time_limit=seconds, node_limit=nodes,
-                        memory_limit_mb=self.memory)
+        report = verify(_as_given(pos), limits=limits)
         self.budget.spend(int(report.stats.get("nodes", 0)))
         for alt in report.alternatives:
-            if alt.ply == 1 and alt.move == move and alt.status == MATE and len(alt.line) > 1:
+            if alt.ply == 1 and alt.move == move and alt.status == Status.MATE and len(alt.line) > 1:
                 return alt.line[1]
         self.complete = False
         return None
@@ -204,7 +208,7 @@ class _Builder:
                         pos.pop()
                     if result is None:
                         break
-                    if result.status != NOMATE:
+                    if result.status != Status.NOMATE:
                         continue
                 entry["reply"], entry["reply_readable"] = pos.move_str(d), pos.move_readable(d)
                 entry["within"] = max(value - 2, 0)
@@ -214,8 +218,8 @@ class _Builder:
                 finally:
                     pos.pop()
                 # Whether the attacker mates at all after the escape (None: not settled).
-                entry["mate_after"] = (after.length if after is not None and after.status == MATE
-                                       else False if after is not None and after.status == NOMATE else None)
+                entry["mate_after"] = (after.length if after is not None and after.status == Status.MATE
+                                       else False if after is not None and after.status == Status.NOMATE else None)
                 return
             entry["verdict"] = UNSETTLED  # no escape found (the searches ran out)
             self.complete = False
@@ -229,48 +233,47 @@ class _Builder:
 
 
 def play_tree(
-    problem: "Problem | str | Position",
+    problem: "Problem | Record | str | Position",
     *,
-    variant: object = None,
-    defender_hand: str | None = None,
+    limits: Limits | None = None,
+    progress: Callable[[dict], None] | None = None,
+    max_nodes: int = MAX_TREE_NODES,
+    variant: "Variant | str | None" = None,
+    defender_hand: "DefenderHand | str | None" = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     memory_limit_mb: float | None = None,
-    progress: Callable[[dict], None] | None = None,
-    max_nodes: int = MAX_TREE_NODES,
 ) -> dict[str, Any]:
     """The play tree of a problem (module docstring) as plain JSON values.
 
-    ``problem`` is a collection :class:`~tsume.collection.Problem` or a
-    position string / Position with the attacker to move; ``variant`` and
-    ``defender_hand`` override or supply the problem's.  ``time_limit`` and
-    ``node_limit`` bound all the searches together; ``progress`` is called
-    with ``{"tree_nodes", "nodes", "seconds"}`` after each node.  Returns
+    ``problem`` is a :class:`~tsume.problem.Problem`, a collection
+    :class:`~tsume.collection.Record`, or a position string / Position with
+    ``variant`` and ``defender_hand`` (as for :func:`tsume.solve.solve`).
+    ``limits`` (or the shorthand ``time_limit``, ``node_limit``,
+    ``memory_limit_mb``) bound all the searches together: time and nodes
+    run down over the whole tree.  ``progress`` is called with
+    ``{"tree_nodes", "nodes", "seconds"}`` after each node.  Returns
     ``{"status", "variant", "position", "length", "nodes", "complete",
     "stats"}``: ``status`` is the solver's (``mate``, ``nomate``,
     ``unknown``); ``nodes[0]`` is the start; ``complete`` is false when a
     limit left some verdict unsettled.  A bad argument raises a
     :class:`~tsume.errors.TsumeError`.
     """
-    time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
+    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
     progress = check_callback(progress)
     most = check_positive_int(max_nodes, "max_nodes", "a number of tree nodes") or MAX_TREE_NODES
-    if isinstance(problem, Problem):
-        spec = variant if variant is not None else problem.variant
-        rule = defender_hand if defender_hand is not None else problem.defender
-        pos = tsume_position(problem.position, get_variant(spec), defender_hand=rule)
-    elif isinstance(problem, (str, Position)):
-        pos = tsume_position(problem, get_variant(variant if variant is not None else "ito"),
-                             defender_hand=defender_hand)
+    if isinstance(problem, Record):
+        tsume = problem.problem(variant=variant, defender=defender_hand)
     else:
-        raise ArgumentError(f"play_tree() takes a Problem, a position string or a Position, not {type(problem).__name__}")
-    builder = _Builder(_Budget(time_limit, node_limit), memory_limit_mb, progress, most)
-    tree: dict[str, Any] = {"status": "unknown", "variant": pos.variant.spec, "position": pos.fen(), "length": None,
-                            "nodes": [], "complete": False}
+        tsume = problem_from(problem, variant=variant, defender=defender_hand)
+    pos = tsume.position()
+    builder = _Builder(_Budget(limits), progress, most)
+    tree: dict[str, Any] = {"status": str(Status.UNKNOWN), "variant": pos.variant.spec, "position": pos.fen(),
+                            "length": None, "nodes": [], "complete": False}
     first = builder.solve(pos)
     if first is not None:
-        tree["status"] = first.status
-        if first.status == MATE:
+        tree["status"] = str(first.status)
+        if first.status == Status.MATE:
             tree["length"] = first.length
             builder.node(pos, first.length, None)
             tree["complete"] = builder.complete

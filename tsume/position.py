@@ -17,7 +17,7 @@ search has its own convention for repeated positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from .arguments import check_flag
@@ -324,10 +324,6 @@ class Position:
     def ply(self) -> int:
         """Moves made since this object was built or copied."""
         return len(self._stack)
-
-    def peek(self) -> int | None:
-        """The last move made, if any."""
-        return self._stack[-1][0] if self._stack else None
 
     def repetitions(self) -> int:
         """How often the current position has occurred on the move stack (1 if new)."""
@@ -1292,11 +1288,3 @@ class Position:
             (str(cnt) if cnt > 1 else "") + t.kind_letters[ki] for ki, cnt in enumerate(self.hands[colour]) if cnt
         )
         return s or "-"
-
-
-def iter_squares(mask: int) -> Iterator[int]:
-    """The squares of a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

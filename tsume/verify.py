@@ -27,18 +27,23 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from .arguments import check_limits, check_max_length, check_positive_int, check_search_arguments, check_solution
-from .collection import Problem
-from .conventions import hand_count, tsume_position
-from .dfpn import INF, PROVEN, DfPn, Options, OverBudget, SearchLimit
+from .arguments import check_positive_int, check_search_arguments, check_solution
+from .collection import Record
+from .conventions import hand_count
+from .dfpn import INF, PROVEN, DfPn, Options, OverBudget, SearchLimit, check_options
 from .errors import MoveError
 from .gcpause import PausedGC
+from .limits import Limits, limits_from
+from .lines import LineReader, hand_after, main_line, move_strings
+from .outcome import Status, Verdict
 from .position import Position
+from .problem import DefenderHand, Problem, problem_from
 from .render import mated, plies
-from .solve import Variation, _Extractor, _hand_after, _strings, main_line
-from .variant import Variant, get_variant
+from .solve import Variation
+from .variant import Variant
 
 __all__ = [
     "verify",
@@ -47,20 +52,17 @@ __all__ = [
     "Finding",
     "Alternative",
     "DefenderAlternative",
-    "SOUND",
-    "FLAWED",
-    "UNSOUND",
-    "UNKNOWN",
+    "Severity",
     "FINDING_KINDS",
     "LENGTH_BUDGET",
     "QUESTIONS",
 ]
 
-SOUND, FLAWED, UNSOUND, UNKNOWN = "sound", "flawed", "unsound", "unknown"
-
-# Every finding kind, and what it weighs.  "defect" makes a problem unsound,
-# "blemish" is tolerated (flawed), "info" weighs nothing, "unknown" means a
-# limit stopped a proof.  Some weights depend on the switches (see _severity).
+# Every finding kind.  Its weight (a Severity) is given where the finding is
+# made, and some depend on the switches: a final-move alternative and a detour
+# are blemishes, defects with ``strict`` (_attacker_turn); a longer variation
+# "2 plies longer, pieces left" is information with ``longer_with_leftover_ok``
+# (_defender_turn, _check_solution).
 FINDING_KINDS = (
     "no-mate",
     "yozume",
@@ -75,7 +77,20 @@ FINDING_KINDS = (
     "variation-alternative",
     "unknown",
 )
-DEFECT, BLEMISH, INFO, OPEN = "defect", "blemish", "info", "unknown"
+
+
+class Severity(StrEnum):
+    """What a finding weighs towards the verdict."""
+
+    #: Makes the problem unsound.
+    DEFECT = "defect"
+    #: Tolerated: makes a problem otherwise sound flawed.
+    BLEMISH = "blemish"
+    #: Weighs nothing.
+    INFO = "info"
+    #: A limit stopped a proof: the verdict is unknown unless a defect was proven.
+    UNKNOWN = "unknown"
+
 
 #: verify()'s default length budget, in nodes: what a mating attacker
 #: alternative's exact length may cost beyond its first proof, and again its
@@ -103,7 +118,7 @@ class Finding:
     counted from 1 (the attacker's first move), as in the message."""
 
     kind: str
-    severity: str
+    severity: Severity
     message: str
     ply: int | None = None
     move: str | None = None
@@ -127,7 +142,7 @@ class Alternative:
     """An attacker move other than the main line's at an attacker turn of it
     (``ply``, counted from 1, is that turn's ply of the main line).
 
-    ``status`` is ``mate``, ``nomate`` or ``unknown``; ``length`` counts the
+    ``status`` is a :class:`~tsume.outcome.Status`; ``length`` counts the
     plies from this move to the mate (the move included).  ``exact`` false:
     the length budget ran out (:func:`verify`), so ``length`` is only a
     proven upper bound, ``length_min`` the least length not disproved, and
@@ -137,7 +152,7 @@ class Alternative:
     ply: int
     move: str
     readable: str
-    status: str
+    status: Status
     length: int | None = None
     line: list[str] = field(default_factory=list)
     kind: str | None = None  # yozume / final-move-alternative / detour for a mating one
@@ -168,12 +183,12 @@ class DefenderAlternative(Variation):
     """A defence other than the main line's at a defender turn of it: a
     :class:`~tsume.solve.Variation` whose value was searched with no bound.
 
-    ``status`` is ``mate``, or ``nomate`` / ``unknown`` when no mate follows
+    ``status`` is ``MATE``, or ``NOMATE`` / ``UNKNOWN`` when no mate follows
     it or a limit stopped the proof (``length`` is then None, as it is for a
     useless interposition).
     """
 
-    status: str = "unknown"
+    status: Status = Status.UNKNOWN
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "status": self.status}
@@ -186,7 +201,7 @@ class Report:
     id: str | None
     variant: str
     position: str
-    verdict: str
+    verdict: Verdict
     length: int | None = None
     mainline: list[str] = field(default_factory=list)
     readable: list[str] = field(default_factory=list)
@@ -265,8 +280,8 @@ class _Prover:
         self.engine = engine
         self.pos = engine.pos
         self.attacker = engine.attacker
-        self.ex = _Extractor(engine)
-        self.quick = _Extractor(engine, thorough=False)
+        self.ex = LineReader(engine)
+        self.quick = LineReader(engine, thorough=False)
         self.pushed: list[int] = []
         self.account = account
 
@@ -315,12 +330,12 @@ class _Prover:
             self.engine.set_budget(None)
 
     def proof_line(self, b: int) -> list[int]:
-        """A mating line within ``b``, not the best (:meth:`_Extractor.proof_line`)."""
+        """A mating line within ``b``, not the best (:meth:`LineReader.proof_line <tsume.lines.LineReader.proof_line>`)."""
         return self.ex.proof_line(b)
 
     def mates(self, b: int) -> bool:
         """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
-        return self.engine._nested(None, b)[0] == PROVEN
+        return self.engine.prove_on_line(b)[0] == PROVEN
 
     def mates_at_all(self) -> bool:
         """Is the current position mated at any length?  The searches of
@@ -332,7 +347,7 @@ class _Prover:
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
-        (see :class:`tsume.solve._Extractor`)."""
+        (see :class:`tsume.lines.LineReader`)."""
         ex = self.ex if thorough else self.quick
         if self.pos.turn == self.attacker:
             return ex.attacker_line(v)
@@ -344,7 +359,7 @@ class _Prover:
 
 
 def _leftover(pos: Position, moves: list[int], colour: int) -> str:
-    return _hand_after(pos, moves, colour)[0]
+    return hand_after(pos, moves, colour)[0]
 
 
 @dataclass
@@ -367,7 +382,7 @@ class _Stop(Exception):
 class _Findings(list):
     """The report's findings; a finding of a severity in ``stop_at`` ends the verification."""
 
-    def __init__(self, stop_at: frozenset[str]) -> None:
+    def __init__(self, stop_at: frozenset[Severity]) -> None:
         super().__init__()
         self.stop_at = stop_at
 
@@ -378,60 +393,69 @@ class _Findings(list):
 
 
 def verify(
-    problem: "Problem | str | Position",
+    problem: "Problem | Record | str | Position",
     *,
-    variant: "Variant | str | None" = None,
-    defender_hand: str | None = None,
-    length: int | None = None,
     solution: "list[str] | None" = None,
     strict: bool = False,
     longer_with_leftover_ok: bool = False,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
+    limits: Limits | None = None,
     progress: Callable[[dict], None] | None = None,
     options: Options | None = None,
     fail_fast: bool = False,
     length_budget: int | None = LENGTH_BUDGET,
-) -> Report:
-    """Verify a tsume's soundness.
-
-    ``problem`` is a collection :class:`~tsume.collection.Problem` (its
-    variant, defender hand, stated length and intended solution are used) or a
-    position string / Position with the attacker to move.  Keyword arguments
-    override or supply those fields.  ``strict`` also demands a unique
-    attacker move at every attacker turn, final move and detours included, and
-    in the variations.  ``longer_with_leftover_ok`` switches on the "2 plies
-    longer, pieces left" exception.  ``time_limit`` (seconds) and
-    ``node_limit`` bound the whole verification; what they stop is reported
-    as ``unknown``; ``memory_limit_mb`` bounds the search table as in
-    ``solve()``.  ``fail_fast`` stops at the first defect (the report is
-    then incomplete but its verdict, ``unsound``, is right).
-    ``length_budget`` bounds the nodes spent on a mating attacker
-    alternative's exact length, and again on its best line, beyond its first
-    proof: past it the alternative is reported with its proven bounds and a
-    mating line (``Alternative.exact`` false); None reads every one exactly,
-    however long that takes.  Whether an alternative mates is never left to
-    a budget.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
-    """
-    return _verification(problem, variant=variant, defender_hand=defender_hand, length=length, solution=solution,
-                         strict=strict, longer_with_leftover_ok=longer_with_leftover_ok, time_limit=time_limit,
-                         node_limit=node_limit, memory_limit_mb=memory_limit_mb, progress=progress, options=options,
-                         fail_fast=fail_fast, length_budget=check_positive_int(length_budget, "length_budget", "a number of nodes"))[0]
-
-
-def sound_report(
-    problem: "Problem | str | Position",
-    *,
     variant: "Variant | str | None" = None,
-    defender_hand: str | None = None,
+    defender_hand: "DefenderHand | str | None" = None,
     length: int | None = None,
-    solution: "list[str] | None" = None,
-    strict: bool = False,
     time_limit: float | None = None,
     node_limit: int | None = None,
     memory_limit_mb: float | None = None,
+) -> Report:
+    """Verify a tsume's soundness.
+
+    ``problem`` is a :class:`~tsume.problem.Problem` (its stated length is
+    compared with the proven one), or a collection
+    :class:`~tsume.collection.Record` (its problem, id and intended
+    solution), or, as a shorthand, a position string or Position with the
+    attacker to move.  ``variant``, ``defender_hand`` and ``length`` make the
+    problem of a position string (as for :class:`~tsume.problem.Problem`), or
+    override a record's.  ``solution`` is the intended main line (a record's
+    own by default).  ``strict`` also demands a unique attacker move at every
+    attacker turn, final move and detours included, and in the variations.
+    ``longer_with_leftover_ok`` switches on the "2 plies longer, pieces left"
+    exception.  ``limits`` (:class:`~tsume.limits.Limits`; or the shorthand
+    ``time_limit``, ``node_limit``, ``memory_limit_mb``) bound the whole
+    verification; what they stop is reported as ``unknown``.  ``fail_fast``
+    stops at the first defect (the report is then incomplete but its
+    verdict, ``unsound``, is right).  ``length_budget`` bounds the nodes
+    spent on a mating attacker alternative's exact length, and again on its
+    best line, beyond its first proof: past it the alternative is reported
+    with its proven bounds and a mating line (``Alternative.exact`` false);
+    None reads every one exactly, however long that takes.  Whether an
+    alternative mates is never left to a budget.  A bad argument raises a
+    :class:`~tsume.errors.TsumeError`.
+    """
+    budget = check_positive_int(length_budget, "length_budget", "a number of nodes")
+    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
+    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    check_search_arguments(progress, strict=strict, fail_fast=fail_fast, longer_with_leftover_ok=longer_with_leftover_ok)
+    check_options(options)
+    settings = _Settings(strict, longer_with_leftover_ok, fail_fast, length_budget=budget)
+    return _verification(tsume, pid, solution, limits, settings, progress, options)[0]
+
+
+def sound_report(
+    problem: "Problem | Record | str | Position",
+    *,
+    solution: "list[str] | None" = None,
+    strict: bool = False,
+    limits: Limits | None = None,
     options: Options | None = None,
+    variant: "Variant | str | None" = None,
+    defender_hand: "DefenderHand | str | None" = None,
+    length: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory_limit_mb: float | None = None,
 ) -> tuple[Report | None, int]:
     """``(report, nodes)``: :func:`verify`'s report if the problem is sound,
     else None, and the df-pn nodes spent.  For the composer and the census,
@@ -442,65 +466,40 @@ def sound_report(
     gets the same report as from :func:`verify`, and the same searches but
     at the last attacker turn, where, as with ``fail_fast``, an alternative
     is only asked whether it mates.  Arguments as for :func:`verify`."""
-    report, stopped = _verification(problem, variant=variant, defender_hand=defender_hand, length=length,
-                                    solution=solution, strict=strict, longer_with_leftover_ok=False,
-                                    time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb,
-                                    progress=None, options=options, fail_fast=False, sound_only=True)
+    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
+    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    check_search_arguments(strict=strict)
+    check_options(options)
+    settings = _Settings(strict, longer_ok=False, sound_only=True)
+    report, stopped = _verification(tsume, pid, solution, limits, settings, None, options)
     nodes = int(report.stats.get("nodes", 0))
-    return (report if not stopped and report.verdict == SOUND else None), nodes
+    return (report if not stopped and report.verdict == Verdict.SOUND else None), nodes
 
 
-def _verification(
-    problem: "Problem | str | Position",
-    *,
-    variant: "Variant | str | None",
-    defender_hand: str | None,
-    length: int | None,
-    solution: "list[str] | None",
-    strict: bool,
-    longer_with_leftover_ok: bool,
-    time_limit: float | None,
-    node_limit: int | None,
-    memory_limit_mb: float | None,
-    progress: Callable[[dict], None] | None,
-    options: Options | None,
-    fail_fast: bool,
-    sound_only: bool = False,
-    length_budget: int | None = None,
-) -> tuple[Report, bool]:
+def _problem_of(problem: "Problem | Record | str | Position", variant: "Variant | str | None",
+                defender_hand: "DefenderHand | str | None", length: int | None, solution: object
+                ) -> tuple[Problem, str | None, list[str] | None]:
+    """The problem verify() was given, its id (a record's) and the intended solution."""
+    solution = check_solution(solution)
+    if isinstance(problem, Record):
+        tsume = problem.problem(variant=variant, defender=defender_hand, length=length)
+        return tsume, problem.id, solution if solution is not None else problem.solution
+    return problem_from(problem, variant=variant, defender=defender_hand, length=length), None, solution
+
+
+def _verification(tsume: Problem, pid: str | None, solution: list[str] | None, limits: Limits, settings: "_Settings",
+                  progress: Callable[[dict], None] | None, options: Options | None) -> tuple[Report, bool]:
     """verify() and sound_report(): the report, and whether it stopped early."""
-    time_limit, node_limit, memory_limit_mb, _ = check_limits(time_limit, node_limit, memory_limit_mb)
-    length, solution = check_max_length(length, "length"), check_solution(solution)
-    check_search_arguments(progress, options=options, strict=strict, fail_fast=fail_fast,
-                           longer_with_leftover_ok=longer_with_leftover_ok)
-    if variant is not None:
-        get_variant(variant)
-    pid = None
-    if isinstance(problem, Problem):
-        pid = problem.id
-        text: "str | Position" = problem.position
-        variant = variant if variant is not None else problem.variant
-        defender_hand = defender_hand if defender_hand is not None else problem.defender
-        length = length if length is not None else problem.length
-        solution = solution if solution is not None else problem.solution
-    else:
-        text = problem
-    if variant is None:
-        variant = problem.variant if isinstance(problem, Position) else "ito"
-    var = get_variant(variant) if isinstance(variant, str) else variant
-    pos = tsume_position(text, var, defender_hand=defender_hand)
     started = time.perf_counter()
-    engine = DfPn(pos, node_limit=node_limit, time_limit=time_limit, memory_limit_mb=memory_limit_mb,
-                  progress=progress, options=options)
-    report = Report(id=pid, variant=pos.variant.spec, position=pos.fen(), verdict=UNKNOWN)
-    settings = _Settings(strict, longer_with_leftover_ok, fail_fast, sound_only, length_budget)
-    report.findings = _Findings(frozenset((DEFECT, BLEMISH, OPEN)) if sound_only
-                                else frozenset((DEFECT,)) if fail_fast else frozenset())
+    engine = DfPn(tsume.position(), limits=limits, progress=progress, options=options)
+    report = Report(id=pid, variant=tsume.variant.spec, position=tsume.fen, verdict=Verdict.UNKNOWN)
+    report.findings = _Findings(frozenset((Severity.DEFECT, Severity.BLEMISH, Severity.UNKNOWN)) if settings.sound_only
+                                else frozenset((Severity.DEFECT,)) if settings.fail_fast else frozenset())
     stopped = False
     account = _Account(engine)
     try:
         with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            _verify(engine, account, report, length, solution, settings)
+            _verify(engine, account, report, tsume.length, solution, settings)
     except _Stop:
         stopped = True
     finally:
@@ -512,15 +511,15 @@ def _verification(
     return report, stopped
 
 
-def _verdict(findings: list[Finding]) -> str:
+def _verdict(findings: list[Finding]) -> Verdict:
     severities = {f.severity for f in findings}
-    if DEFECT in severities:
-        return UNSOUND
-    if OPEN in severities:
-        return UNKNOWN
-    if BLEMISH in severities:
-        return FLAWED
-    return SOUND
+    if Severity.DEFECT in severities:
+        return Verdict.UNSOUND
+    if Severity.UNKNOWN in severities:
+        return Verdict.UNKNOWN
+    if Severity.BLEMISH in severities:
+        return Verdict.FLAWED
+    return Verdict.SOUND
 
 
 def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int | None, solution: list[str] | None,
@@ -529,16 +528,16 @@ def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int 
     pos = prover.pos
     findings = report.findings
     try:
-        mated = engine._solve(INF) == PROVEN
+        mated = engine.prove(INF) == PROVEN
         if mated:
             total, moves = main_line(engine, INF)
     except SearchLimit as exc:
-        findings.append(Finding("unknown", OPEN, f"solving stopped by the {exc}: mate or not is unknown"))
+        findings.append(Finding("unknown", Severity.UNKNOWN, f"solving stopped by the {exc}: mate or not is unknown"))
         return
     if not mated:
-        findings.append(Finding("no-mate", DEFECT, "no forced mate: the defender escapes"))
+        findings.append(Finding("no-mate", Severity.DEFECT, "no forced mate: the defender escapes"))
         if solution:
-            findings.append(Finding("solution-mismatch", DEFECT, "an intended solution is stated, but there is no mate"))
+            findings.append(Finding("solution-mismatch", Severity.DEFECT, "an intended solution is stated, but there is no mate"))
         return
 
     # The composer's intended solution replaces ours when it is an equally good main line.
@@ -552,21 +551,21 @@ def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int 
         total = len(moves)
 
     report.length = total
-    report.mainline, report.readable = _strings(pos, moves)
+    report.mainline, report.readable = move_strings(pos, moves)
     report.leftover = _leftover(pos, moves, prover.attacker)
     if stated_length is not None and stated_length != total:
         findings.append(Finding(
-            "stated-length-mismatch", DEFECT,
+            "stated-length-mismatch", Severity.DEFECT,
             f"stated length {stated_length}, proven length {total}", length=total,
         ))
     if report.leftover != "-":
         findings.append(Finding(
-            "te-amari", DEFECT, f"the attacker ends with {report.leftover} in hand", pieces=report.leftover,
+            "te-amari", Severity.DEFECT, f"the attacker ends with {report.leftover} in hand", pieces=report.leftover,
         ))
     unused = _unused_material(pos, moves, prover.attacker)
     if unused:
         findings.append(Finding(
-            "unused-material", INFO, f"never moved or dropped on the main line: {', '.join(unused)}",
+            "unused-material", Severity.INFO, f"never moved or dropped on the main line: {', '.join(unused)}",
             pieces=" ".join(unused),
         ))
     _walk_main_line(prover, moves, report, s)
@@ -585,10 +584,10 @@ def _check_solution(
             try:
                 m = pos.parse_move(text)
             except MoveError as exc:
-                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {exc}", ply=i + 1, move=text))
+                findings.append(Finding("solution-mismatch", Severity.DEFECT, f"intended solution, ply {i + 1}: {exc}", ply=i + 1, move=text))
                 return None
             if pos.turn == prover.attacker and m not in pos.checks():
-                findings.append(Finding("solution-mismatch", DEFECT, f"intended solution, ply {i + 1}: {text} does not give check", ply=i + 1, move=text))
+                findings.append(Finding("solution-mismatch", Severity.DEFECT, f"intended solution, ply {i + 1}: {text} does not give check", ply=i + 1, move=text))
                 return None
             parsed.append(m)
             prover.push(m)
@@ -607,7 +606,7 @@ def _check_solution(
                 v = prover.value()
                 if v is None or 1 + v > remaining:
                     what = "does not mate" if v is None else f"mates only in {plies(1 + v)} from here, not {remaining}"
-                    findings.append(Finding("solution-mismatch", DEFECT,
+                    findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                             f"intended solution, ply {i + 1}: {solution[i]} {what}", ply=i + 1, move=solution[i]))
                     return None
             else:
@@ -615,11 +614,11 @@ def _check_solution(
                 prover.push(m)
                 v = prover.value()
                 if v is None:
-                    findings.append(Finding("solution-mismatch", DEFECT,
+                    findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                             f"intended solution, ply {i + 1}: the defence {solution[i]} escapes mate", ply=i + 1, move=solution[i]))
                     return None
                 if useless:
-                    findings.append(Finding("solution-mismatch", DEFECT,
+                    findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                             f"intended solution, ply {i + 1}: {solution[i]} is a useless interposition, not counted",
                                             ply=i + 1, move=solution[i]))
                     return None
@@ -627,14 +626,14 @@ def _check_solution(
                     # The defender has a longer defence here than the intended line.
                     best = _best_defence_here(prover, i, m)
                     finding = Finding(
-                        "longer-variation", DEFECT,
+                        "longer-variation", Severity.DEFECT,
                         f"intended solution, ply {i + 1}: {best[0]} lasts {plies(best[1])} in all, longer than the intended line",
                         ply=i + 1, move=best[0], length=best[1], line=best[2], pieces=best[3],
                     )
                     if s.longer_ok and excused is None and best[1] == len(parsed) + 2 and best[3] != "-":
                         # Excusable only if the intended line is otherwise a main line
                         # of its own length: compare with that from here on.
-                        finding.severity = INFO
+                        finding.severity = Severity.INFO
                         finding.message += " (excused: 2 plies longer with pieces left)"
                         excused = finding
                         total = len(parsed)
@@ -642,26 +641,26 @@ def _check_solution(
                         findings.append(finding)
                         return None
                 if 1 + v != total - i:
-                    findings.append(Finding("solution-mismatch", DEFECT,
+                    findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                             f"intended solution, ply {i + 1}: after {solution[i]} the mate takes {plies(1 + v)}, "
                                             f"not the {total - i} the intended line needs", ply=i + 1, move=solution[i]))
                     return None
         end = prover.pos
         if not all(prover.useless(d) for d in end.evasions()):
-            findings.append(Finding("solution-mismatch", DEFECT, "the intended solution does not end in mate", ply=len(parsed) + 1))
+            findings.append(Finding("solution-mismatch", Severity.DEFECT, "the intended solution does not end in mate", ply=len(parsed) + 1))
             return None
         if len(parsed) != total:
-            findings.append(Finding("solution-mismatch", DEFECT,
+            findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                     f"the intended solution has {plies(len(parsed))}, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
-        best_left = _hand_after(pos, moves, attacker)[1]
+        best_left = hand_after(pos, moves, attacker)[1]
         if left != (0 if excused is not None else best_left):
-            findings.append(Finding("solution-mismatch", DEFECT,
+            findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                     f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))
             return None
     except SearchLimit as exc:
-        findings.append(Finding("unknown", OPEN, f"checking the intended solution stopped by the {exc}"))
+        findings.append(Finding("unknown", Severity.UNKNOWN, f"checking the intended solution stopped by the {exc}"))
         return None
     finally:
         prover.rewind()
@@ -677,7 +676,7 @@ def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int
         v = prover.value()
         assert v is not None  # this node was proven at the attacker's ply before it
         line, _left = prover.best_line(v)
-        plain, _ = _strings(prover.pos, line)
+        plain, _ = move_strings(prover.pos, line)
         return plain[0], ply + len(line), plain, _leftover(prover.pos, line, prover.attacker)
     finally:
         prover.push(played)
@@ -689,7 +688,7 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
     left, that shorter clean line is the main line instead."""
     pos = prover.pos
     total = len(moves)
-    if _hand_after(pos, moves, prover.attacker)[1] == 0:
+    if hand_after(pos, moves, prover.attacker)[1] == 0:
         return moves
     try:
         for i, m in enumerate(moves):
@@ -751,7 +750,7 @@ def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Setti
             prover.push(m)
         # At the mate the defender may still interpose; all such moves are useless.
         for d in sorted(pos.evasions()):
-            report.variations.append(DefenderAlternative(total + 1, pos.move_str(d), pos.move_readable(d), True, None, None, status="mate"))
+            report.variations.append(DefenderAlternative(total + 1, pos.move_str(d), pos.move_readable(d), True, None, None, status=Status.MATE))
     finally:
         prover.rewind()
 
@@ -764,7 +763,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
     for c in sorted(pos.checks()):
         if c == played:
             continue
-        alt = Alternative(i + 1, pos.move_str(c), pos.move_readable(c), "unknown")
+        alt = Alternative(i + 1, pos.move_str(c), pos.move_readable(c), Status.UNKNOWN)
         report.alternatives.append(alt)
         prover.push(c)
         try:
@@ -772,9 +771,9 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 # Any mate here keeps the problem from being sound (yozume or
                 # detour alike): whether it mates is enough.
                 if prover.mates_at_all():
-                    alt.status = "mate"
+                    alt.status = Status.MATE
                     raise _Stop
-                alt.status = "nomate"
+                alt.status = Status.NOMATE
                 continue
             if final and (s.fail_fast or s.sound_only) and not prover.mates(0):
                 # At the last turn a mate that is not at once is yozume
@@ -783,41 +782,41 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 # disproof two plies short of it, often thousands of times
                 # the work (docs/performance.md, "Verify").
                 if prover.mates(INF):
-                    alt.status = "mate"
+                    alt.status = Status.MATE
                     report.findings.append(Finding(
-                        "yozume", DEFECT, f"ply {i + 1}: {alt.readable} also mates (fail fast: its length not read)",
+                        "yozume", Severity.DEFECT, f"ply {i + 1}: {alt.readable} also mates (fail fast: its length not read)",
                         ply=i + 1, move=alt.move))  # a defect: the run stops here
                 else:
-                    alt.status = "nomate"
+                    alt.status = Status.NOMATE
                 continue
             # Not the final position: two lines that only meet at the mate are
             # two solutions, not one solution with a detour.
             read = _read_alternative(prover, final, s.length_budget, set(keys_after[i + 1:total - 1]))
             if read is None:
-                alt.status = "nomate"
+                alt.status = Status.NOMATE
                 continue
             v, low, line, back = read
-            alt.status, alt.length = "mate", 1 + v
-            alt.line = [alt.move] + _strings(prover.pos, line)[0]
+            alt.status, alt.length = Status.MATE, 1 + v
+            alt.line = [alt.move] + move_strings(prover.pos, line)[0]
             if low is not None:
                 alt.exact, alt.length_min = False, 1 + low
             if final and alt.length == 1:
                 alt.kind = "final-move-alternative"
-                sev = DEFECT if s.strict else BLEMISH
+                sev = Severity.DEFECT if s.strict else Severity.BLEMISH
                 msg = f"ply {i + 1}: {alt.readable} also mates"
             elif back:
                 alt.kind = "detour"
-                sev = DEFECT if s.strict else BLEMISH
+                sev = Severity.DEFECT if s.strict else Severity.BLEMISH
                 within = f"in {alt.length}" if alt.exact else alt.length_text()
                 msg = f"ply {i + 1}: {alt.readable} also mates {within}, by a detour back into the main line"
             else:
                 alt.kind = "yozume"
-                sev = DEFECT
+                sev = Severity.DEFECT
                 msg = f"ply {i + 1}: {alt.readable} also mates, {alt.length_text()}"
             report.findings.append(Finding(alt.kind, sev, msg, ply=i + 1, move=alt.move, length=alt.length, line=alt.line))
         except SearchLimit as exc:
-            alt.status = "unknown"
-            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i + 1, move=alt.move))
+            alt.status = Status.UNKNOWN
+            report.findings.append(Finding("unknown", Severity.UNKNOWN, f"ply {i + 1}: {alt.readable}: proof stopped by the {exc}", ply=i + 1, move=alt.move))
         finally:
             prover.pop()
 
@@ -884,19 +883,19 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
         report.variations.append(var)
         try:
             if prover.useless(d):
-                var.useless, var.status = True, "mate"
+                var.useless, var.status = True, Status.MATE
                 continue
             prover.push(d)
             try:
                 v = prover.value()
                 if v is None:
                     # Cannot happen below a proven main line; kept as a loud guard.
-                    var.status = "nomate"
-                    report.findings.append(Finding("no-mate", DEFECT, f"ply {i + 1}: the defence {var.readable} escapes", ply=i + 1, move=var.move))
+                    var.status = Status.NOMATE
+                    report.findings.append(Finding("no-mate", Severity.DEFECT, f"ply {i + 1}: the defence {var.readable} escapes", ply=i + 1, move=var.move))
                     continue
                 line, _left = prover.best_line(v)
-                var.status, var.length = "mate", i + 1 + v
-                line_str, line_readable = _strings(prover.pos, line)
+                var.status, var.length = Status.MATE, i + 1 + v
+                line_str, line_readable = move_strings(prover.pos, line)
                 var.line, var.readable_line = [var.move] + line_str, [var.readable] + line_readable
                 var.leftover = _leftover(prover.pos, line, prover.attacker)
                 if s.strict:
@@ -904,19 +903,19 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
             finally:
                 prover.pop()
         except SearchLimit as exc:
-            var.status = "unknown"
-            report.findings.append(Finding("unknown", OPEN, f"ply {i + 1}: the defence {var.readable}: proof stopped by the {exc}", ply=i + 1, move=var.move))
+            var.status = Status.UNKNOWN
+            report.findings.append(Finding("unknown", Severity.UNKNOWN, f"ply {i + 1}: the defence {var.readable}: proof stopped by the {exc}", ply=i + 1, move=var.move))
             continue
         if var.length == total and var.leftover == "-" and total - i >= 4:
             report.findings.append(Finding(
-                "same-length-variation", BLEMISH,
+                "same-length-variation", Severity.BLEMISH,
                 f"ply {i + 1}: {var.readable} also lasts {plies(total)} with no pieces left (henka-do)",
                 ply=i + 1, move=var.move, length=var.length, line=var.line,
             ))
         elif var.length is not None and var.length > total:
             excused = s.longer_ok and var.length == total + 2 and var.leftover != "-"
             report.findings.append(Finding(
-                "longer-variation", INFO if excused else DEFECT,
+                "longer-variation", Severity.INFO if excused else Severity.DEFECT,
                 f"ply {i + 1}: {var.readable} lasts {plies(var.length)}, longer than the main line"
                 + (" (excused: 2 plies longer with pieces left)" if excused else ""),
                 ply=i + 1, move=var.move, length=var.length, line=var.line, pieces=var.leftover,
@@ -942,7 +941,7 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
                     if v is not None:
                         within = _length_text(1 + v, 1 + low)
                         report.findings.append(Finding(
-                            "variation-alternative", DEFECT,
+                            "variation-alternative", Severity.DEFECT,
                             f"variation {var.readable} at ply {i + 1}, its ply {i + 2 + j}: {name} also mates, {within}",
                             ply=i + 1, move=var.move, length=1 + v,
                         ))
@@ -953,7 +952,7 @@ def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, l
             prover.pop()
 
 
-_SEVERITY_LABEL = {DEFECT: "DEFECT", BLEMISH: "blemish", INFO: "info", OPEN: "UNKNOWN"}
+_SEVERITY_LABEL = {Severity.DEFECT: "DEFECT", Severity.BLEMISH: "blemish", Severity.INFO: "info", Severity.UNKNOWN: "UNKNOWN"}
 
 
 def format_report(report: Report, *, title: str | None = None, diagram_text: str | None = None) -> str:
@@ -974,11 +973,11 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
                 out.append("         " + _variation_text(v))
         for v in by_ply.get(report.length + 1, []):
             out.append("         " + _variation_text(v))
-        mating = [a for a in report.alternatives if a.status != "nomate"]
+        mating = [a for a in report.alternatives if a.status != Status.NOMATE]
         tried = len(report.alternatives)
         out.append(f"Attacker alternatives on the main line: {tried} tried, {len(mating)} mate or unknown")
         for a in mating:
-            if a.status == "unknown":
+            if a.status == Status.UNKNOWN:
                 out.append(f"  {a.ply:>3}. {a.readable}: unknown (stopped by a limit)")
             else:
                 out.append(f"  {a.ply:>3}. {a.readable}: {a.kind}, mate {a.length_text()}: {' '.join(a.line)}")
@@ -996,6 +995,6 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
 def _variation_text(v: DefenderAlternative) -> str:
     if v.useless:
         return f"{v.ply}. {v.readable}  useless interposition (refuted, not counted)"
-    if v.status != "mate":
+    if v.status != Status.MATE:
         return f"{v.ply}. {v.readable}  {v.status}"
     return f"{v.ply}. {v.readable}  -> {plies(v.length or 0)}, left {v.leftover}: {' '.join(mated(v.readable_line)[1:])}"

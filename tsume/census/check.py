@@ -29,6 +29,8 @@ from typing import Any
 
 from ..arguments import check_callback, check_positive_int
 from ..errors import ArgumentError, TsumeError
+from ..limits import Limits
+from ..outcome import Status
 from ..position import Position
 from .family import parse_family
 from ..shards import Runner
@@ -78,7 +80,7 @@ def check_records(variant_spec: str, records: list[dict[str, Any]], max_plies: i
         pos = Position(rec["position"], variant_spec)
         census = _answer(rec["status"], rec["length"], rec["first_moves"])
         try:
-            s = solve_dfpn(pos, max_plies, node_limit)
+            s = solve_dfpn(pos, max_plies, Limits(nodes=node_limit))
         except CensusLimit:
             out.append({"position": rec["position"], "census": census, "dfpn": None, "agree": None})
             continue
@@ -93,8 +95,8 @@ def draw_sample(records: list[dict[str, Any]], *, sample: int, mates: int, seed:
     docstring), in the census's order."""
     rng = random.Random(seed)
     retro = [r for r in records if r.get("method") == "retro"]
-    won = [i for i, r in enumerate(retro) if r["status"] == "mate"]
-    rest = [i for i, r in enumerate(retro) if r["status"] != "mate"]
+    won = [i for i, r in enumerate(retro) if r["status"] == Status.MATE]
+    rest = [i for i, r in enumerate(retro) if r["status"] != Status.MATE]
     chosen = rng.sample(won, min(mates, len(won))) + rng.sample(rest, min(sample, len(rest)))
     return [retro[i] for i in sorted(chosen)]
 
@@ -169,7 +171,7 @@ def check(
 
 def _tally(report: CheckReport, results: list[dict[str, Any]]) -> None:
     for r in results:
-        if r["census"]["status"] == "mate":
+        if r["census"]["status"] == Status.MATE:
             report.mates += 1
         else:
             report.nomates += 1

@@ -18,7 +18,7 @@ dict (picklable, JSON-ready)::
   the count of sound problems is exact, only the unsound/flawed split of these
   few is the census's own.  A mate in one ply with several mating moves goes
   to ``verify()`` like any other (a final-move alternative is a blemish).
-* Otherwise ``verify()`` decides (default switches, ``node_limit`` nodes):
+* Otherwise ``verify()`` decides (default switches, within ``limits``):
   its verdict and the kinds of its findings.  A limit gives ``unknown``.
 * **Economy** of a sound problem: each attacker piece in turn -- every man on
   the board, then one piece of each kind in hand -- is taken away (a piece
@@ -34,24 +34,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..conventions import tsume_position
 from ..errors import TsumeError
+from ..limits import Limits
 from ..notation import join_board
+from ..outcome import Status, Verdict
 from ..position import Position
-from ..solve import MATE, solve
-from ..verify import SOUND, UNKNOWN, UNSOUND, sound_report, verify
+from ..problem import Problem
+from ..solve import solve
+from ..verify import sound_report, verify
 
 if TYPE_CHECKING:  # pragma: no cover
     from .family import Family
     from .retro import Solved
 
-__all__ = ["classify", "remove_piece", "attacker_pieces", "ALTERNATIVE_FIRST_MOVE", "NODE_LIMIT"]
+__all__ = ["classify", "remove_piece", "attacker_pieces", "ALTERNATIVE_FIRST_MOVE", "NODE_LIMIT", "LIMITS"]
 
 #: The finding of a mate with several optimal first moves (no search made).
 ALTERNATIVE_FIRST_MOVE = "alternative-first-move"
 #: Nodes for one verify() (and for each economy probe): far above what a
 #: problem of a small family needs; a limit hit is reported ``unknown``.
 NODE_LIMIT = 2_000_000
+#: The limits of each of those searches.
+LIMITS = Limits(nodes=NODE_LIMIT)
 
 
 def attacker_pieces(pos: Position) -> list[tuple[str, int | str]]:
@@ -77,7 +81,7 @@ def remove_piece(pos: Position, where: int | str) -> str:
     """The position string of ``pos`` (attacker to move) with one attacker
     piece taken away: the man on square ``where``, or one piece of kind
     ``where`` from the hand.  The defender's hand is left out: the caller's
-    rule fills it in again (:func:`tsume.conventions.tsume_position`)."""
+    rule fills it in again (:class:`tsume.problem.Problem`)."""
     attacker = pos.turn
     board = [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
     hand = list(pos.hands[attacker])
@@ -94,48 +98,49 @@ def remove_piece(pos: Position, where: int | str) -> str:
     return f"{join_board(board)} {side} {text or '-'} 1"
 
 
-def _sound_without(fen: str, family: "Family", length: int, node_limit: int) -> tuple[bool, int]:
-    """Is the problem ``fen`` (the family's rules) sound with exactly ``length``
+def _sound_without(text: str, family: "Family", length: int, limits: Limits) -> tuple[bool, int]:
+    """Is the problem ``text`` (the family's rules) sound with exactly ``length``
     plies?  And the nodes spent.  An invalid position (the piece taken away
     uncovered a check, say) is not."""
     try:
-        pos = tsume_position(fen, family.variant, defender_hand=family.defender_hand)
+        problem = Problem(text, variant=family.variant, defender=family.defender_hand, length=length)
     except TsumeError:
         return False, 0
-    if pos.is_check():
+    if problem.position().is_check():
         return False, 0
-    r = solve(pos, variant=family.variant, max_length=length, node_limit=node_limit, variations=False)
+    r = solve(problem, max_length=length, limits=limits, variations=False)
     nodes = int(r.stats.get("nodes", 0))
-    if r.status != MATE or r.length != length:
+    if r.status != Status.MATE or r.length != length:
         return False, nodes
-    rep, spent = sound_report(pos, variant=family.variant, defender_hand=family.defender_hand, length=length,
-                              node_limit=node_limit)
+    rep, spent = sound_report(problem, limits=limits)
     nodes += spent
     return rep is not None and rep.length == length, nodes
 
 
-def classify(solved: "Solved", family: "Family", node_limit: int = NODE_LIMIT) -> dict[str, Any]:
-    """The verdict, findings and economy of one mating position (module docstring)."""
-    if solved.status != "mate" or solved.length is None:
+def classify(solved: "Solved", family: "Family", limits: Limits = LIMITS) -> dict[str, Any]:
+    """The verdict, findings and economy of one mating position (module
+    docstring); each search within ``limits``."""
+    if solved.status != Status.MATE or solved.length is None:
         raise ValueError(f"classify() takes a mate, not {solved.status!r}")
     length = solved.length
     if len(solved.first_moves) > 1 and length > 1:
-        return {"verdict": UNSOUND, "findings": [ALTERNATIVE_FIRST_MOVE], "redundant": [], "nodes": 0}
-    rep = verify(solved.position, variant=family.variant, defender_hand=family.defender_hand, node_limit=node_limit)
+        return {"verdict": Verdict.UNSOUND, "findings": [ALTERNATIVE_FIRST_MOVE], "redundant": [], "nodes": 0}
+    problem = Problem(solved.position, variant=family.variant, defender=family.defender_hand)
+    rep = verify(problem, limits=limits)
     nodes = int(rep.stats.get("nodes", 0))
     out: dict[str, Any] = {"verdict": rep.verdict, "findings": sorted(rep.kinds), "redundant": [], "nodes": nodes}
-    if rep.verdict == SOUND and rep.length != length:
+    if rep.verdict == Verdict.SOUND and rep.length != length:
         # verify() and the retrograde pass disagree on the length: a bug in
         # one of them; say so rather than count a problem of the wrong length.
-        out["verdict"] = UNKNOWN
+        out["verdict"] = Verdict.UNKNOWN
         out["findings"] = sorted(set(out["findings"]) | {f"length-mismatch:{rep.length}"})
         return out
-    if rep.verdict != SOUND:
+    if rep.verdict != Verdict.SOUND:
         return out
     out["solution"] = list(rep.mainline)
-    pos = tsume_position(solved.position, family.variant, defender_hand=family.defender_hand)
+    pos = problem.position()
     for label, where in attacker_pieces(pos):
-        ok, spent = _sound_without(remove_piece(pos, where), family, length, node_limit)
+        ok, spent = _sound_without(remove_piece(pos, where), family, length, limits)
         out["nodes"] += spent
         if ok:
             out["redundant"].append(label)

@@ -51,10 +51,17 @@ from dataclasses import dataclass, field
 from ..conventions import interposition_square
 from ..errors import TsumeError
 from ..gcpause import PausedGC
+from ..limits import Limits
+from ..outcome import Status
 from ..position import Position
+from ..problem import DefenderHand, Problem
+from ..solve import solve
 from .family import Family
 
-__all__ = ["Solved", "analyse", "solve_shard", "solve_dfpn", "node_key", "CensusLimit"]
+__all__ = ["Solved", "analyse", "solve_shard", "solve_dfpn", "node_key", "CensusLimit", "DFPN_LIMITS"]
+
+#: The limits of a df-pn solve of one position (a marked one, or one checked).
+DFPN_LIMITS = Limits(nodes=2_000_000)
 
 
 class CensusLimit(TsumeError):
@@ -66,7 +73,7 @@ class Solved:
     """The answer for one position."""
 
     position: str            # Position.fen()
-    status: str              # "mate" or "nomate" (no mate within max_plies)
+    status: Status           # MATE or NOMATE (no mate within max_plies)
     length: int | None = None
     first_moves: list[str] = field(default_factory=list)  # every optimal first move
     method: str = "retro"    # "retro", or "dfpn" for a position the backward pass marked
@@ -86,24 +93,24 @@ def analyse(
     max_plies: int,
     *,
     node_limit: int | None = None,
-    dfpn_node_limit: int = 2_000_000,
+    dfpn_limits: Limits = DFPN_LIMITS,
 ) -> tuple[list[Solved], dict]:
     """Solve ``positions`` (attacker to move) by retrograde analysis.
 
     Returns one :class:`Solved` per position, in order, and statistics
     (``graph_nodes``, ``graph_edges``, ``retro`` and ``dfpn`` counts, seconds
     of each phase).  ``node_limit`` bounds the graph (:class:`CensusLimit`).
-    Marked positions are solved by df-pn (with ``dfpn_node_limit``).
+    Marked positions are solved by df-pn (within ``dfpn_limits``).
     """
     # The graph is millions of small lists and no cycle: the cyclic collector
     # would only walk it again and again (tsume.gcpause).  Measured on
     # Rutherford SN+p, hand S (11,490 positions, one worker): 33 s -> 22 s.
     with PausedGC():
-        return _analyse(positions, max_plies, node_limit, dfpn_node_limit)
+        return _analyse(positions, max_plies, node_limit, dfpn_limits)
 
 
 def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | None,
-             dfpn_node_limit: int) -> tuple[list[Solved], dict]:
+             dfpn_limits: Limits) -> tuple[list[Solved], dict]:
     started = time.perf_counter()
     keys: dict[bytes, int] = {}
     attacker: list[bool] = []
@@ -219,15 +226,15 @@ def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | No
     dfpn = 0
     for pos, r in zip(positions, roots):
         if marked[r]:
-            out.append(solve_dfpn(pos, max_plies, dfpn_node_limit))
+            out.append(solve_dfpn(pos, max_plies, dfpn_limits))
             dfpn += 1
             continue
         v = value[r]
         if 0 <= v <= max_plies:
             firsts = sorted(mv for mv, c in root_moves.get(r, []) if value[c] == v - 1)
-            out.append(Solved(pos.fen(), "mate", v, firsts))
+            out.append(Solved(pos.fen(), Status.MATE, v, firsts))
         else:
-            out.append(Solved(pos.fen(), "nomate"))
+            out.append(Solved(pos.fen(), Status.NOMATE))
     done = time.perf_counter()
     stats = {
         "positions": len(positions),
@@ -248,22 +255,18 @@ def solve_shard(family: Family, shard: int, max_plies: int, node_limit: int | No
     return analyse(positions, max_plies, node_limit=node_limit)
 
 
-def solve_dfpn(pos: Position, max_plies: int, node_limit: int = 2_000_000) -> Solved:
+def solve_dfpn(pos: Position, max_plies: int, limits: Limits = DFPN_LIMITS) -> Solved:
     """One position by the df-pn solver, as the census records it: its length
     within ``max_plies``, and every first move that mates in that length (each
     first move solved in turn).  Used for the positions the backward pass
     marks, and as the reference that checks the backward pass (census/check.py).
     The defender's hand is the one the position holds."""
-    from ..solve import solve
-
-    # The position holds the defender's hand already; say so, or solve() would
-    # read an empty hand as "the rest of the set".
-    held = pos.hand_string(pos.turn ^ 1)
-    r = solve(pos, variant=pos.variant, max_length=max_plies, node_limit=node_limit,
-              defender_hand="none" if held == "-" else held, all_first_moves=True, variations=False)
-    if r.status == "nomate":
-        return Solved(pos.fen(), "nomate", method="dfpn")
-    if r.status != "mate":
-        raise CensusLimit(f"df-pn could not settle {pos.fen()} within {node_limit:,} nodes")
-    firsts = sorted(fm["move"] for fm in (r.first_moves or []) if fm["status"] == "mate" and fm["length"] == r.length)
-    return Solved(pos.fen(), "mate", r.length, firsts, method="dfpn")
+    problem = Problem(pos, defender=DefenderHand.held(pos))
+    r = solve(problem, max_length=max_plies, limits=limits, all_first_moves=True, variations=False)
+    if r.status == Status.NOMATE:
+        return Solved(pos.fen(), Status.NOMATE, method="dfpn")
+    if r.status != Status.MATE:
+        raise CensusLimit(f"df-pn could not settle {pos.fen()} (stopped by the {r.reason})")
+    firsts = sorted(fm["move"] for fm in (r.first_moves or [])
+                    if fm["status"] == Status.MATE and fm["length"] == r.length)
+    return Solved(pos.fen(), Status.MATE, r.length, firsts, method="dfpn")

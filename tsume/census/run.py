@@ -48,6 +48,7 @@ from ..collection import Problem, save
 from ..conventions import tsume_position
 from ..errors import ArgumentError
 from ..files import write_atomic
+from ..outcome import Status, Verdict
 from ..render import diagram, plies
 from ..shards import Finished, Runner
 from .classify import classify
@@ -177,7 +178,7 @@ def run_shard(material: str, variant_spec: str, shard: int, max_plies: int,
         rec: dict[str, Any] = {"position": s.position, "status": s.status, "length": s.length,
                                "first_moves": list(s.first_moves), "method": s.method,
                                "verdict": None, "findings": [], "redundant": []}
-        if s.status == "mate":
+        if s.status == Status.MATE:
             c = classify(s, family)
             nodes += c.pop("nodes", 0)
             rec.update(c)
@@ -416,7 +417,7 @@ def _longest(records: list[dict[str, Any]]) -> dict[str, Any] | None:
            "first_moves": best["first_moves"]}
     if best.get("solution") is not None:
         out["solution"] = best["solution"]
-    if best["verdict"] == "sound":
+    if best["verdict"] == Verdict.SOUND:
         out["redundant"] = best["redundant"]
     return out
 
@@ -428,8 +429,8 @@ def table(records: list[dict[str, Any]], *, stats: list[dict[str, Any]] | None =
     verdicts, the longest sound problem and the longest mate; with the shards'
     ``stats``, the positions per second of each method (``rates``, the only
     part that depends on the machine)."""
-    mates = [r for r in records if r["status"] == "mate"]
-    sound = [r for r in mates if r["verdict"] == "sound"]
+    mates = [r for r in records if r["status"] == Status.MATE]
+    sound = [r for r in mates if r["verdict"] == Verdict.SOUND]
     economical = [r for r in sound if not r["redundant"]]
     verdicts: dict[str, int] = {}
     for r in mates:
@@ -497,7 +498,7 @@ def sound_problems(records: list[dict[str, Any]], shard_of: dict[str, int], fami
     ids ``census-<variant>-<n>``, the provenance naming the family."""
     from .. import __version__
 
-    sound = sorted((r for r in records if r["status"] == "mate" and r["verdict"] == "sound"),
+    sound = sorted((r for r in records if r["status"] == Status.MATE and r["verdict"] == Verdict.SOUND),
                    key=lambda r: (-r["length"], r["position"]))
     width = max(4, len(str(len(sound))))
     problems = []

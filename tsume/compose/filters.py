@@ -22,19 +22,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..errors import TsumeError
+from ..limits import Limits
+from ..outcome import Status
+from ..problem import Problem
 from ..solve import Result, solve
 from ..verify import Report, sound_report
 from .candidate import Candidate
 
-__all__ = ["Limits", "Outcome", "consider", "mate", "repair", "sound", "economise", "STAGES"]
+__all__ = ["Criteria", "Outcome", "consider", "problem_of", "mate", "repair", "sound", "economise", "STAGES"]
 
 #: Where a candidate can stop, in order (``Outcome.stage``).
 STAGES = ("invalid", "no-mate", "length", "te-amari", "unsound", "accepted")
 
 
 @dataclass(frozen=True)
-class Limits:
-    """What a candidate must satisfy, and the work allowed to find out."""
+class Criteria:
+    """What a candidate must satisfy, and the work allowed to find out
+    (node limits only: see the module docstring)."""
 
     min_length: int = 1
     max_length: int = 99
@@ -43,7 +47,17 @@ class Limits:
     verify_nodes: int = 200_000
     repair_rounds: int = 2
 
-    def for_parent(self, nodes: int | None) -> "Limits":
+    @property
+    def mate_limits(self) -> Limits:
+        """The limits of the mate filter's ``solve()``."""
+        return Limits(nodes=self.mate_nodes)
+
+    @property
+    def verify_limits(self) -> Limits:
+        """The limits of each ``sound_report()``."""
+        return Limits(nodes=self.verify_nodes)
+
+    def for_parent(self, nodes: int | None) -> "Criteria":
         """The limits for a child of a parent whose mate took ``nodes`` to
         find: a mate two plies longer may cost several times as much, and the
         climb towards long problems stalls at fixed limits (an Ito mate of 19
@@ -73,18 +87,26 @@ class Outcome:
     removed: list[str] = field(default_factory=list)
 
 
-def mate(c: Candidate, limits: Limits) -> tuple[Result | None, int]:
-    """The solve result of ``c`` if it mates within ``limits.max_length``
-    (found under ``limits.mate_nodes``), else None; and the nodes spent."""
-    if c.position() is None:
-        return None, 0
+def problem_of(c: Candidate) -> Problem | None:
+    """The problem ``c`` states (its defender's hand by its rule), or None
+    when it is no valid tsume: a bad position, no defender king, or the
+    attacker in check."""
     try:
-        r = solve(c.fen(), variant=c.variant, defender_hand=c.defender, max_length=limits.max_length,
-                  node_limit=limits.mate_nodes, variations=False)
+        problem = Problem(c.fen(), variant=c.variant, defender=c.defender)
     except TsumeError:
+        return None
+    return None if problem.position().is_check() else problem
+
+
+def mate(c: Candidate, criteria: Criteria) -> tuple[Result | None, int]:
+    """The solve result of ``c`` if it mates within ``criteria.max_length``
+    (found under ``criteria.mate_nodes``), else None; and the nodes spent."""
+    problem = problem_of(c)
+    if problem is None:
         return None, 0
+    r = solve(problem, max_length=criteria.max_length, limits=criteria.mate_limits, variations=False)
     nodes = r.stats.get("nodes", 0)
-    return (r if r.status == "mate" else None), nodes
+    return (r if r.status == Status.MATE else None), nodes
 
 
 def repair(c: Candidate, leftover: str) -> Candidate | None:
@@ -109,17 +131,16 @@ def repair(c: Candidate, leftover: str) -> Candidate | None:
     return d
 
 
-def sound(c: Candidate, limits: Limits, length: int | None = None) -> tuple[Report | None, int]:
+def sound(c: Candidate, criteria: Criteria, length: int | None = None) -> tuple[Report | None, int]:
     """The verify report of ``c`` if it is sound (and, given ``length``, of
     that length), else None; and the nodes spent."""
-    try:
-        return sound_report(c.fen(), variant=c.variant, defender_hand=c.defender, node_limit=limits.verify_nodes,
-                            strict=limits.strict, length=length)
-    except TsumeError:
+    problem = problem_of(c)
+    if problem is None:
         return None, 0
+    return sound_report(problem.replace(length=length), limits=criteria.verify_limits, strict=criteria.strict)
 
 
-def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, Report, list[str], int]:
+def economise(c: Candidate, report: Report, criteria: Criteria) -> tuple[Candidate, Report, list[str], int]:
     """Take out every redundant man (either side's, kings included for the
     attacker): one whose removal leaves a problem still sound with the same
     length.  Returns the smaller candidate, its report, the men removed (as
@@ -135,9 +156,7 @@ def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, 
                 continue
             smaller = c.copy()
             smaller.board[s] = ""
-            if smaller.position() is None:
-                continue
-            rep, spent = sound(smaller, limits, length=report.length)
+            rep, spent = sound(smaller, criteria, length=report.length)
             nodes += spent
             if rep is not None and rep.length == report.length:
                 removed.append(f"{tok}{s}")
@@ -146,19 +165,19 @@ def economise(c: Candidate, report: Report, limits: Limits) -> tuple[Candidate, 
     return c, report, removed, nodes
 
 
-def consider(c: Candidate, limits: Limits, skip: "frozenset[int] | set[int]" = frozenset()) -> Outcome:
+def consider(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int]" = frozenset()) -> Outcome:
     """Run ``c`` through every filter, cheapest first (module docstring).
     A mate whose length is in ``skip`` (lengths the run needs no more of)
     stops at the ``length`` stage, before the costly ``verify()``."""
-    if c.position() is None:
+    if problem_of(c) is None:
         return Outcome("invalid", c)
     nodes = 0
-    for _ in range(limits.repair_rounds + 1):
-        r, spent = mate(c, limits)
+    for _ in range(criteria.repair_rounds + 1):
+        r, spent = mate(c, criteria)
         nodes += spent
         if r is None or r.length is None:
             return Outcome("no-mate", c, r, nodes=nodes)
-        if not limits.min_length <= r.length <= limits.max_length or r.length in skip:
+        if not criteria.min_length <= r.length <= criteria.max_length or r.length in skip:
             return Outcome("length", c, r, nodes=nodes)
         if r.leftover in (None, "-"):
             break
@@ -168,11 +187,11 @@ def consider(c: Candidate, limits: Limits, skip: "frozenset[int] | set[int]" = f
         c = fixed
     else:
         return Outcome("te-amari", c, r, nodes=nodes)
-    report, spent = sound(c, limits)
+    report, spent = sound(c, criteria)
     nodes += spent
-    if (report is None or report.length is None or not limits.min_length <= report.length <= limits.max_length
+    if (report is None or report.length is None or not criteria.min_length <= report.length <= criteria.max_length
             or report.length in skip):
         return Outcome("unsound", c, r, nodes=nodes)
-    c, report, removed, spent = economise(c, report, limits)
+    c, report, removed, spent = economise(c, report, criteria)
     nodes += spent
     return Outcome("accepted", c, r, report, nodes, removed)

@@ -6,11 +6,12 @@ from the solution tree (:func:`solution_tree`) alone: nothing is searched
 again, every move of the report is replayed on the problem's position.
 
 The position is rebuilt as ``Position(report.position, report.variant)``:
-``verify()`` stores the position *after* ``tsume_position()`` filled in the
-defender's hand, so the string already holds that hand exactly.  Passing it
-through ``tsume_position()`` again would be wrong for a problem whose defender
-holds nothing (``defender: none``): its string names no defender piece, which
-``tsume_position()`` reads as "the rest of the set".
+``verify()`` stores the problem's position with the defender's hand filled
+in, so the string already holds that hand exactly.  Making a
+:class:`~tsume.problem.Problem` of it again with no defender rule would be
+wrong for a problem whose defender holds nothing (``defender: none``): its
+string names no defender piece, which ``Problem()`` reads as "the rest of
+the set".
 
 Features
 --------
@@ -146,6 +147,7 @@ import networkx as nx
 
 from ..conventions import interposition_square, ranged_checkers
 from ..errors import ArgumentError, TsumeError, quote
+from ..outcome import Status
 from ..position import Position
 from ..render import plies
 from ..verify import Report
@@ -377,7 +379,7 @@ def _tree(report: Report, who: str) -> nx.DiGraph:
         node = tree.graph["mainline"][ply - 1]
         for j, text in enumerate(line):
             node = builder.move(p, node, text, f"{where}, its move {j + 1}", mainline=False, useless=bool(v.useless))
-        if not v.useless and v.line and v.status == "mate" and p.turn != attacker:
+        if not v.useless and v.line and v.status == Status.MATE and p.turn != attacker:
             tree.nodes[node]["mate"] = True
     for n, data in tree.nodes(data=True):
         data["label"] = f"{data['depth']} {'M' if data['mainline'] else 'V'}{'#' if data['mate'] else ''}"

@@ -47,7 +47,7 @@ from ..errors import ArgumentError
 from ..shards import Runner, report
 from ..variant import get_variant
 from .candidate import Candidate
-from .filters import STAGES, Limits, consider
+from .filters import STAGES, Criteria, consider
 from .idea import Ideas, idea_keys, problem_keys
 from .material import Material, parse_material
 from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
@@ -74,7 +74,7 @@ class Settings:
     methods: tuple[str, ...] = METHODS
     seed: int = 1
     material: str | None = None
-    limits: Limits = field(default_factory=Limits)
+    limits: Criteria = field(default_factory=Criteria)
     shard_size: int = 40
     breadth: int = 6
     generation: int = 8  # shards per generation (see the module docstring)
@@ -642,5 +642,5 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     ps = tuple((p.position, p.defender) for p in (parents or []))
     ideas = tuple(dict.fromkeys(k for p in (parents or []) for k in problem_keys(p)))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
-                    limits=Limits(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
+                    limits=Criteria(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
                     parents=ps, parent_ideas=ideas, per_length=per_length).check()

@@ -11,7 +11,7 @@
 See docs/sat.md.
 """
 
-from .budget import DEFAULT_MEMORY_MB, SatLimit, SatMemoryLimit, SatTimeout
+from .budget import DEFAULT_LIMITS, DEFAULT_MEMORY_MB, SatLimit, SatMemoryLimit, SatTimeout
 from .engine import SatEngine, SatError, sat_solve
 
-__all__ = ["SatEngine", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "DEFAULT_MEMORY_MB", "sat_solve"]
+__all__ = ["SatEngine", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "DEFAULT_MEMORY_MB", "DEFAULT_LIMITS", "sat_solve"]

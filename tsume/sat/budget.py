@@ -32,12 +32,15 @@ import time
 import weakref
 from typing import Any, Protocol
 
+from ..limits import Limits
+
 __all__ = [
     "SatLimit",
     "SatTimeout",
     "SatMemoryLimit",
     "Budget",
     "DEFAULT_MEMORY_MB",
+    "DEFAULT_LIMITS",
     "BYTES_PER_VAR",
     "BYTES_PER_LITERAL",
     "BYTES_PER_ORACLE_MOVE",
@@ -47,6 +50,8 @@ __all__ = [
 
 #: The memory budget when none is given (megabytes of clauses, variables and oracle lists).
 DEFAULT_MEMORY_MB = 2048.0
+#: The SAT engine's limits when none are given: no time limit, that memory budget.
+DEFAULT_LIMITS = Limits(memory=DEFAULT_MEMORY_MB)
 
 # Bytes per item, fitted to the growth of the resident size on the hardest runs
 # (docs/sat.md, "Limits"): a variable costs its gate-table entry in Python and
@@ -125,18 +130,18 @@ class _Interruptible(Protocol):
 
 
 class Budget:
-    """A deadline (``time_limit`` seconds from now) and a memory budget in megabytes.
+    """A deadline (``limits.time`` seconds from now) and a memory budget
+    (``limits.memory`` megabytes; a node limit means nothing here).
 
     ``None`` means no limit of that kind.  Register what grows with :meth:`track`
     (and :meth:`untrack` when it is freed); :meth:`check` raises
     :class:`SatTimeout` or :class:`SatMemoryLimit`.
     """
 
-    def __init__(self, time_limit: float | None = None, memory_limit_mb: float | None = DEFAULT_MEMORY_MB) -> None:
-        self.time_limit = time_limit
-        self.deadline = time.perf_counter() + time_limit if time_limit is not None else None
-        self.memory_limit_mb = memory_limit_mb
-        self.limit_bytes = int(memory_limit_mb * 1e6) if memory_limit_mb is not None else None
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self.deadline = time.perf_counter() + limits.time if limits.time is not None else None
+        self.limit_bytes = int(limits.memory * 1e6) if limits.memory is not None else None
         self._held: list[_Sized] = []
         #: the largest estimate seen at a check (bytes)
         self.peak_bytes = 0
@@ -165,7 +170,7 @@ class Budget:
         if held > self.peak_bytes:
             self.peak_bytes = held
         if self.limit_bytes is not None and held >= self.limit_bytes:
-            raise SatMemoryLimit(f"memory limit ({self.memory_limit_mb:g} MB)")
+            raise SatMemoryLimit(f"memory limit ({self.limits.memory:g} MB)")
 
     def solve(self, solver: Any, assumptions: list[int]) -> bool:
         """``solver.solve(assumptions)`` that stops at the deadline (:class:`SatTimeout`)

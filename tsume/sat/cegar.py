@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 from pysat.solvers import Minisat22
 
+from ..limits import NO_LIMITS
 from .budget import Budget
 from .circuit import FALSE, TRUE, Circuit
 from .encode import CPos, SPos, apply_moves, candidates, label_candidates, legal, move_of, positions_equal
@@ -108,7 +109,7 @@ class Abstraction:
         self.r = rules
         self.oracle = oracle
         self.n = n
-        self.budget = budget or Budget(memory_limit_mb=None)
+        self.budget = budget or Budget(NO_LIMITS)
         #: attacker nodes whose position is concrete are expanded over their legal checks
         self.expand_concrete = expand_concrete
         #: counterexamples added per defender node and iteration (0: all)

@@ -24,7 +24,6 @@ functions evaluate the rules on a concrete position (no clause is written).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 
 from .circuit import FALSE, TRUE, Circuit
 from .rules import BLACK, LEAP, Rules
@@ -427,7 +426,3 @@ def label_candidates(p: SPos, move: tuple[int, int, int], mover: int) -> tuple[l
                 sels.append(lit)
         return cands, sels
     return [(1, p.r.face_kind[face], face, to)], [TRUE]
-
-
-def iter_true(lits: Iterable[int], truth) -> list[int]:
-    return [lit for lit in lits if truth(lit)]

@@ -5,14 +5,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..arguments import check_limits, check_search_arguments
-from ..conventions import tsume_position
-from ..errors import TsumeError
+from ..arguments import check_max_length, check_search_arguments
+from ..errors import ArgumentError, TsumeError
+from ..limits import Limits, limits_from
 from ..notation import make_move
+from ..outcome import Status
 from ..position import Position
+from ..problem import DefenderHand, Problem, problem_from
 from ..render import plies
+from ..solve import Result
 from ..variant import Variant
-from .budget import DEFAULT_MEMORY_MB, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes, longest_line
+from .budget import (DEFAULT_LIMITS, DEFAULT_MEMORY_MB, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes,
+                     longest_line)
 from .cegar import Abstraction
 from .encode import CPos
 from .oracle import Move, Oracle
@@ -39,14 +43,14 @@ class SatEngine:
 
     Lengths count every ply, interpositions included (the raw game; see
     docs/sat.md).  ``history`` holds the concrete positions of the line before
-    this one, for the repetition rule.  ``time_limit`` (seconds) raises
-    :class:`SatTimeout` when exceeded, ``memory_limit_mb`` (what the engine
+    this one, for the repetition rule.  ``limits.time`` (seconds) raises
+    :class:`SatTimeout` when exceeded, ``limits.memory`` (what the engine
     holds, see :mod:`tsume.sat.budget`) :class:`SatMemoryLimit`; engines sharing
     one ``budget`` share both limits.
     """
 
-    def __init__(self, pos: Position, *, history: tuple[CPos, ...] = (), time_limit: float | None = None,
-                 memory_limit_mb: float | None = DEFAULT_MEMORY_MB, budget: Budget | None = None,
+    def __init__(self, pos: Position, *, history: tuple[CPos, ...] = (), limits: Limits = DEFAULT_LIMITS,
+                 budget: Budget | None = None,
                  oracle: Oracle | None = None, expand_concrete: bool = True, per_node: int = 1) -> None:
         self.pos = pos
         #: expand attacker nodes at concrete positions over their legal checks (False:
@@ -55,7 +59,7 @@ class SatEngine:
         #: counterexamples added per defender node and refinement (0: every reply)
         self.per_node = per_node
         self.rules = rules_for(pos.variant, len(pos.board) - 1)
-        self.budget = budget or Budget(time_limit, memory_limit_mb)
+        self.budget = budget or Budget(limits)
         if oracle is None:
             oracle = Oracle(self.rules, on_grow=self.budget.check)
             self.budget.track(oracle)
@@ -231,50 +235,62 @@ def _check_encodable(max_length: int, squares: int, memory_limit_mb: float) -> N
 
 
 def sat_solve(
-    position: "str | Position",
+    problem: "Problem | str | Position",
     *,
-    variant: "Variant | str" = "ito",
     max_length: int | None = None,
-    defender_hand: str | None = None,
     all_first_moves: bool = False,
     mainline: bool = True,
+    limits: Limits | None = None,
+    variant: "Variant | str | None" = None,
+    defender_hand: "DefenderHand | str | None" = None,
     time_limit: float | None = None,
     memory_limit_mb: float | None = DEFAULT_MEMORY_MB,
-):
+) -> Result:
     """Solve a tsume with the SAT engine: the same :class:`~tsume.solve.Result` fields
     as ``solve()`` (``status``, ``length``, ``mainline``, ``first_moves`` ...), lengths
     counting every interposition.  ``max_length`` is required.
 
-    ``time_limit`` (seconds) and ``memory_limit_mb`` (megabytes the engine may
-    hold: clauses, variables, the oracle's move lists; default
-    :data:`~tsume.sat.budget.DEFAULT_MEMORY_MB`, None for no bound) stop the run
-    with status ``unknown`` and the limit as ``reason``."""
-    from ..solve import MATE, NOMATE, UNKNOWN_STATUS, Result
-
-    time_limit, _, memory_limit_mb, max_length = check_limits(time_limit, None, memory_limit_mb, max_length)
+    ``problem``, ``variant`` and ``defender_hand`` as for ``solve()``.
+    ``limits`` (:class:`~tsume.limits.Limits`: ``time`` in seconds, and
+    ``memory``, the megabytes the engine may hold: clauses, variables, the
+    oracle's move lists; by default :data:`~tsume.sat.budget.DEFAULT_LIMITS`,
+    :data:`~tsume.sat.budget.DEFAULT_MEMORY_MB` and no time limit) stop the
+    run with status ``unknown`` and the limit as ``reason``; it takes no
+    node limit.  ``time_limit`` and ``memory_limit_mb`` (None: no bound)
+    are a shorthand for ``limits``."""
+    if limits is None:
+        limits = limits_from(time_limit=time_limit, memory_limit_mb=memory_limit_mb)
+    elif time_limit is not None or memory_limit_mb != DEFAULT_MEMORY_MB:
+        raise ArgumentError("give limits=Limits(...) or time_limit/memory_limit_mb, not both")
+    elif not isinstance(limits, Limits):
+        raise ArgumentError(f"limits must be a tsume.Limits or None, not {type(limits).__name__}")
+    if limits.nodes is not None:
+        raise SatError("the SAT engine takes no node limit (its limits are time and memory)")
+    max_length = check_max_length(max_length)
     check_search_arguments(all_first_moves=all_first_moves, mainline=mainline)
     if max_length is None:
         raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
-    pos = tsume_position(position, variant, defender_hand=defender_hand)
-    if memory_limit_mb is not None:
-        _check_encodable(max_length, len(pos.board) - 1, memory_limit_mb)
+    tsume = problem_from(problem, variant=variant, defender=defender_hand)
+    pos = tsume.position()
+    if limits.memory is not None:
+        _check_encodable(max_length, len(pos.board) - 1, limits.memory)
     started = time.perf_counter()
     cpu = time.process_time()
-    eng = SatEngine(pos, time_limit=time_limit, memory_limit_mb=memory_limit_mb)
-    result = Result(status=UNKNOWN_STATUS, position=pos.fen(), variant=pos.variant.spec)
+    eng = SatEngine(pos, limits=limits)
+    result = Result(status=Status.UNKNOWN, position=tsume.fen, variant=tsume.variant.spec)
     try:
         if all_first_moves:
             firsts = eng.first_move_lengths(max_length)
             lengths = [v for v in firsts.values() if v is not None]
             length = min(lengths) if lengths else None
             result.first_moves = [
-                {"move": pos.move_str(move_int(m)), "status": MATE if v is not None else NOMATE, "length": v}
+                {"move": pos.move_str(move_int(m)), "status": Status.MATE if v is not None else Status.NOMATE, "length": v}
                 for m, v in firsts.items()
             ]
         else:
             length = eng.shortest(max_length)
         if length is None:
-            result.status = NOMATE
+            result.status = Status.NOMATE
         else:
             result.length = length
             if mainline:
@@ -285,7 +301,7 @@ def sat_solve(
                     result.readable.append(p.move_readable(m))
                     p.push(m)
                 result.leftover = p.hand_string(pos.turn)
-            result.status = MATE
+            result.status = Status.MATE
     except SatLimit as exc:
         result.reason = str(exc)
     finally:

@@ -34,7 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
-from ..collection import Problem
+from ..collection import Record
 from ..errors import TsumeError
 from ..svg import STYLE
 from ..variant import VARIANTS
@@ -368,7 +368,7 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
             raise TsumeError(f"the problem's id {fields['id']!r} is not the {pid[:40]!r} of the path")
         fields["id"] = pid
         calls.check_problem(fields)
-        problem: Problem = calls.problem(fields)
+        problem: Record = calls.problem(fields)
         return store.save_problem(name, problem, replace=body.replace)
 
     trusted = hosts if hosts is not None else ["127.0.0.1", "localhost", "::1", "[::1]"]

@@ -15,12 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..collection import Problem, find, load
-from ..conventions import tsume_position
+from ..collection import Record, find, load
 from ..errors import ArgumentError
 from ..files import write_atomic
-from ..position import Position
-from ..variant import get_variant
+from ..limits import Limits
+from ..problem import Problem
 
 __all__ = ["problem", "check_problem", "check_compose", "run", "KINDS"]
 
@@ -29,9 +28,9 @@ KINDS = ("solve", "verify", "compose", "play", "booklet")
 Report = Callable[..., None]
 
 
-def problem(fields: dict[str, Any]) -> Problem:
-    """A collection Problem from the API's problem object."""
-    return Problem(
+def problem(fields: dict[str, Any]) -> Record:
+    """A collection record from the API's problem object."""
+    return Record(
         id=fields.get("id") or "position",
         position=fields["position"],
         variant=fields.get("variant") or "ito",
@@ -45,16 +44,15 @@ def problem(fields: dict[str, Any]) -> Problem:
     )
 
 
-def check_problem(fields: dict[str, Any]) -> Position:
-    """The position a problem is solved from (raises a TsumeError in one
-    line): what the server checks before it starts a job for it."""
-    pr = problem(fields)
-    return tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
+def check_problem(fields: dict[str, Any]) -> Problem:
+    """The tsume a problem states (raises a TsumeError in one line): what
+    the server checks before it starts a job for it."""
+    return problem(fields).problem()
 
 
-def _limits(payload: dict) -> tuple[float | None, int | None, float | None]:
+def _limits(payload: dict) -> Limits:
     lim = payload.get("limits") or {}
-    return lim.get("time_limit"), lim.get("nodes"), lim.get("memory")
+    return Limits(time=lim.get("time_limit"), nodes=lim.get("nodes"), memory=lim.get("memory"))
 
 
 def _search_progress(report: Report) -> Callable[[dict], None]:
@@ -68,11 +66,7 @@ def _search_progress(report: Report) -> Callable[[dict], None]:
 def _solve(payload: dict, report: Report) -> dict:
     from ..solve import solve
 
-    pr = problem(payload["problem"])
-    time_limit, node_limit, memory = _limits(payload)
-    pos = tsume_position(pr.position, get_variant(pr.variant), defender_hand=pr.defender)
-    result = solve(pos, variant=pos.variant, defender_hand="as-given", max_length=payload.get("max_length"),
-                   time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory,
+    result = solve(check_problem(payload["problem"]), max_length=payload.get("max_length"), limits=_limits(payload),
                    progress=_search_progress(report), progress_interval=0.25)
     if payload.get("max_length") is not None:
         result.stats["max_length"] = payload["max_length"]
@@ -82,11 +76,9 @@ def _solve(payload: dict, report: Report) -> dict:
 def _verify(payload: dict, report: Report) -> dict:
     from ..verify import LENGTH_BUDGET, verify
 
-    pr = problem(payload["problem"])
-    time_limit, node_limit, memory = _limits(payload)
     budget = None if payload.get("exact_lengths") else payload.get("length_budget") or LENGTH_BUDGET
-    result = verify(pr, strict=bool(payload.get("strict")), longer_with_leftover_ok=bool(payload.get("longer_ok")),
-                    time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory,
+    result = verify(problem(payload["problem"]), strict=bool(payload.get("strict")),
+                    longer_with_leftover_ok=bool(payload.get("longer_ok")), limits=_limits(payload),
                     progress=_search_progress(report), length_budget=budget)
     return {"problems": [result.to_dict()]}
 
@@ -113,7 +105,7 @@ def _compose(payload: dict, report: Report) -> dict:
     settings = _settings(payload)
     state: dict[str, Any] = {"accepted": accepted}
 
-    def on_accept(pr: Problem, record: dict) -> None:
+    def on_accept(pr: Record, record: dict) -> None:
         accepted.append(accepted_json(pr, record))
         report({**state, "accepted": list(accepted)}, True)
 
@@ -142,9 +134,7 @@ def _compose(payload: dict, report: Report) -> dict:
 def _play(payload: dict, report: Report) -> dict:
     from ..play import frames, play_tree
 
-    time_limit, node_limit, memory = _limits(payload)
-    tree = play_tree(problem(payload["problem"]), time_limit=time_limit, node_limit=node_limit,
-                     memory_limit_mb=memory, progress=report)
+    tree = play_tree(problem(payload["problem"]), limits=_limits(payload), progress=report)
     return {**tree, "frames": frames(tree, kanji=bool(payload.get("kanji")))}
 
 
@@ -155,14 +145,16 @@ def _booklet(payload: dict, report: Report) -> dict:
     problems = load(path)
     if payload.get("ids"):
         problems = [find(problems, pid, payload["collection"]) for pid in payload["ids"]]
-    _time, node_limit, _memory = _limits(payload)
+    given = _limits(payload)
+    # Per problem: the node limit given (the booklet's own by default), the job's time and memory.
+    limits = Limits(time=given.time, nodes=given.nodes or DEFAULT_NODE_LIMIT, memory=given.memory)
 
     def progress(done: int, total: int, entry: Any) -> None:
         report({"done": done, "total": total, "id": entry.problem.id})
 
     html = build(problems, title=payload.get("title"), solutions=payload.get("solutions") or "end",
                  verify=bool(payload.get("verify")), kanji=bool(payload.get("kanji")), play=bool(payload.get("play")),
-                 node_limit=node_limit or DEFAULT_NODE_LIMIT, source=payload["collection"], progress=progress)
+                 limits=limits, source=payload["collection"], progress=progress)
     write_atomic(payload["out"], html)
     return {"problems": len(problems), "bytes": len(html.encode("utf-8")), "file": Path(payload["out"]).name}
 

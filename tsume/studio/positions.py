@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..conventions import tsume_position
 from ..errors import TsumeError
 from ..notation import join_board
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
+from ..problem import DefenderHand, Problem
 from ..render import describe
 from ..svg import board as draw
 from ..tables import forward
@@ -121,7 +121,10 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
     pos = loose
     if out["valid"]:
         try:
-            pos = tsume_position(text, variant, defender_hand=defender)
+            # "as-given": the defender holds what the position gives it, nothing included (the editor's
+            # "the pieces named below").
+            rule = DefenderHand.held(loose) if defender == "as-given" else defender
+            pos = Problem(text, variant=variant, defender=rule).position()
             out["tsume_position"] = pos.fen()
         except TsumeError as exc:
             out["tsume_error"] = str(exc)

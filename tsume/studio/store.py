@@ -17,7 +17,7 @@ import threading
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..collection import Problem, bundled_names, bundled_path, dumps, find, load, loads
+from ..collection import Record, bundled_names, bundled_path, dumps, find, load, loads
 from ..errors import TsumeError, quote
 from ..files import write_atomic
 
@@ -115,7 +115,7 @@ class Store:
         out.extend({"name": rel, "bundled": False, "writable": True} for rel in found)
         return out
 
-    def read(self, name: str) -> tuple[Path, list[Problem]]:
+    def read(self, name: str) -> tuple[Path, list[Record]]:
         """The problems of a collection.  Raises StoreError / CollectionError."""
         path = self.locate(name)
         try:
@@ -136,7 +136,7 @@ class Store:
             raise StoreError(f"{quote(name)}: not writable")
         return path
 
-    def save_problem(self, name: str, problem: Problem, *, replace: bool) -> dict[str, Any]:
+    def save_problem(self, name: str, problem: Record, *, replace: bool) -> dict[str, Any]:
         """Put ``problem`` into the collection ``name`` under the root (made if
         missing): in place of the problem with its id if ``replace``, else
         after the others (an id already there is then refused).  The file's
@@ -144,7 +144,7 @@ class Store:
         before it is written, and written atomically."""
         with self._write:
             path = self._writable(name)
-            problems: list[Problem] = []
+            problems: list[Record] = []
             header = None
             if path.exists() and path.stat().st_size > 0:
                 _, problems = self.read(name)
@@ -172,7 +172,7 @@ class Store:
             write_atomic(path, text)
             return {"file": name, "count": len(problems)}
 
-    def find(self, name: str, pid: str) -> Problem:
+    def find(self, name: str, pid: str) -> Record:
         _, problems = self.read(name)
         return find(problems, pid, name)
 
