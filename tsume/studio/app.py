@@ -40,7 +40,7 @@ from ..svg import STYLE
 from ..variant import VARIANTS
 from . import calls
 from .jobs import DONE, Busy, JobRunner
-from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, Limits, PlayIn, PositionIn, SaveProblemIn, SaveRunIn, SolveIn,
+from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, LimitsIn, PlayIn, PositionIn, SaveProblemIn, SaveRunIn, SolveIn,
                      VerifyIn)
 from .positions import examine, position_text
 from .store import Store, StoreError
@@ -140,7 +140,7 @@ def _seconds(kind: str, given: float | None, cap: float | None) -> float:
     return min(given or default, most)
 
 
-def _limits(kind: str, given: Limits, cap: float | None) -> dict[str, Any]:
+def _limits(kind: str, given: LimitsIn, cap: float | None) -> dict[str, Any]:
     """A job's limits: the request's, else the studio's defaults."""
     default_memory, most_memory = MEMORY_LIMITS
     return {"time_limit": _seconds(kind, given.time_limit, cap), "nodes": given.nodes,

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
-    "TIME_LIMITS", "MEMORY_LIMITS", "MAX_NODES", "Limits", "ProblemIn", "PositionIn", "SolveIn", "VerifyIn", "ComposeIn", "PlayIn", "BookletIn",
+    "TIME_LIMITS", "MEMORY_LIMITS", "MAX_NODES", "LimitsIn", "ProblemIn", "PositionIn", "SolveIn", "VerifyIn", "ComposeIn", "PlayIn", "BookletIn",
     "SaveProblemIn", "SaveRunIn",
 ]
 
@@ -40,7 +40,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Limits(_Strict):
+class LimitsIn(_Strict):
     """A job's bounds; a missing one takes the studio's default for its kind."""
 
     time_limit: float | None = Field(default=None, gt=0, le=3600, description="seconds")
@@ -80,13 +80,13 @@ class PositionIn(_Strict):
 
 class SolveIn(_Strict):
     problem: ProblemIn
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitsIn = Field(default_factory=LimitsIn)
     max_length: int | None = Field(default=None, ge=1, le=999_999)
 
 
 class VerifyIn(_Strict):
     problem: ProblemIn
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitsIn = Field(default_factory=LimitsIn)
     strict: bool = False
     longer_ok: bool = False
     length_budget: int | None = Field(default=None, ge=1, le=10**10)
@@ -109,7 +109,7 @@ class ComposeIn(_Strict):
 
 class PlayIn(_Strict):
     problem: ProblemIn
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitsIn = Field(default_factory=LimitsIn)
     kanji: bool = False
 
 
@@ -121,7 +121,7 @@ class BookletIn(_Strict):
     verify: bool = False
     kanji: bool = False
     play: bool = False
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitsIn = Field(default_factory=LimitsIn)
 
 
 class SaveProblemIn(_Strict):
