@@ -40,8 +40,8 @@ from ..svg import STYLE
 from ..variant import VARIANTS
 from . import calls
 from .jobs import DONE, Busy, JobRunner
-from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, LimitsIn, PlayIn, PositionIn, SaveProblemIn, SaveRunIn, SolveIn,
-                     VerifyIn)
+from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, LimitsIn, PlayIn, PositionIn, SaveProblemIn,
+                     SaveRunIn, SolveIn, VerifyIn)
 from .positions import examine, position_text
 from .store import Store, StoreError
 
