@@ -20,11 +20,6 @@ ALLOWED = {
     # private module, so that users do not import it, run first by the
     # package itself before anything imports a compiled module.
     ("__init__.py", "tsume._native"): "the package runs its own loader",
-    # The executor loop the census shares with the composer: moving into a
-    # shared module for sharded work (executor code of compose/run.py,
-    # census/run.py and census/check.py).
-    ("census/run.py", "tsume.compose.run._stop_pool"): "executor code, being moved to a shared module",
-    ("census/check.py", "tsume.compose.run._stop_pool"): "executor code, being moved to a shared module",
 }
 
 
