@@ -1,20 +1,19 @@
-"""Build hook: compile the rules engine and the df-pn search with mypyc.
+"""Build hook: the Rust rules engine, and the df-pn search compiled with mypyc.
 
-The package is plain, typed Python.  At install time mypyc (part of mypy)
-compiles the modules in ``tsume/_native.py``'s ``COMPILED`` list from that
-same source into C extensions: the move generator runs about 4 times and
-the solver about 6 times as fast (docs/performance.md).  There is no second
-implementation to keep in step: the ``.py`` files stay the source and the
-pure-Python fallback.
+* ``tsume._engine``: the rules engine, the Rust crate in ``engine/`` with its
+  ``python`` feature, built by setuptools-rust in release mode.  It is
+  required: without a Rust toolchain (cargo) the install fails.
+* The modules in ``tsume/_native.py``'s ``COMPILED`` list (the df-pn search
+  and what it calls per node) are typed Python that mypyc compiles into C
+  extensions from the same source (the search runs about 3 times as fast).
+  Without mypy or a working C compiler the install goes on with them as
+  Python, with a warning, rather than failing; ``TSUME_BUILD_MYPYC=0`` at
+  build time skips mypyc (quicker builds, a slower search).
 
 The bundled problem collections (``problems/*.tsume``, their one source in
 the repository) are copied into the built package as ``tsume/problems/``, so
 that a plain (non-editable) install carries them; ``tsume.collection.locate``
 finds them there, or beside the package in a source checkout.
-
-* ``TSUME_PURE_PYTHON=1`` at install time skips compilation.
-* Without mypy or a working C compiler the install goes on in pure Python,
-  with a warning, rather than failing.
 """
 
 from __future__ import annotations
@@ -26,21 +25,22 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools_rust import Binding, RustExtension
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 sys.path.insert(0, os.path.join(HERE, "tsume"))
-from _native import COMPILED, pure_python_requested, record_sources  # noqa: E402  (the list lives with the loader)
+from _native import COMPILED, record_sources  # noqa: E402  (the list lives with the loader)
 
 sys.path.pop(0)
 
 
 def _warn(why: str) -> None:
-    print(f"tsume: {why}; installing pure Python (slower, same results)", file=sys.stderr)
+    print(f"tsume: {why}; installing the df-pn search as Python (slower, same results)", file=sys.stderr)
 
 
 class _OptionalBuildExt(build_ext):
-    """Compile the extensions, or fall back to pure Python if the compiler fails."""
+    """Compile the mypyc extensions, or leave the search as Python if the compiler fails."""
 
     def run(self) -> None:
         try:
@@ -79,7 +79,7 @@ class _BuildPyWithProblems(build_py):
 
 
 def _extensions() -> list:
-    if pure_python_requested():
+    if os.environ.get("TSUME_BUILD_MYPYC", "") == "0":
         return []
     try:
         from mypyc.build import mypycify
@@ -94,4 +94,17 @@ def _extensions() -> list:
     return mypycify(["--follow-imports=silent", *paths], opt_level="3", group_name="tsume")
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": _OptionalBuildExt, "build_py": _BuildPyWithProblems})
+#: The rules engine: required (a failing cargo build fails the install).
+ENGINE = RustExtension(
+    "tsume._engine",
+    path="engine/Cargo.toml",
+    binding=Binding.PyO3,
+    features=["python"],
+    debug=False,
+)
+
+setup(
+    ext_modules=_extensions(),
+    rust_extensions=[ENGINE],
+    cmdclass={"build_ext": _OptionalBuildExt, "build_py": _BuildPyWithProblems},
+)

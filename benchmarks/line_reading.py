@@ -75,7 +75,7 @@ def main() -> int:
     args = ap.parse_args()
     if not args.files and not args.random:
         ap.error("name --file or --random")
-    print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
+    print(f"engine: Rust rules, search {'compiled (mypyc)' if tsume.COMPILED else 'from Python source'}", flush=True)
     try:
         problems = list(collection_problems(args.files))
     except TsumeError as exc:

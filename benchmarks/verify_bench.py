@@ -48,7 +48,7 @@ def main() -> int:
     ap.add_argument("--exact-lengths", action="store_true", help="no length budget (every length read exactly)")
     args = ap.parse_args()
     budget = None if args.exact_lengths else args.length_budget
-    print(f"engine: {'compiled' if tsume.COMPILED else 'pure Python'}", flush=True)
+    print(f"engine: Rust rules, search {'compiled (mypyc)' if tsume.COMPILED else 'from Python source'}", flush=True)
     out = open(args.save, "w") if args.save else None
     for name in args.collections:
         problems = load(locate(name))

@@ -78,7 +78,7 @@ def _mated_board(text: str) -> int:
     pos = tsume_position(text)
     for move in solve(pos).mainline:
         pos.push(pos.parse_move(move))
-    return pos.hash ^ pos.handz
+    return pos.hash ^ pos.hand_hash
 
 
 @pytest.mark.parametrize("anchor_on_the_mate", [False, True])

@@ -95,4 +95,4 @@ def test_solve_shard_covers_one_king_square():
     family = parse_family("attacker=S, hand=N, length=9, defender-hand=none", "rutherford")
     solved, stats = solve_shard(family, 1, 9)
     assert stats["positions"] == len(list(family.positions(1))) == len(solved)
-    assert all(Position(r.position, "rutherford").kings[1] == 1 for r in solved)
+    assert all(Position(r.position, "rutherford").king_square(1) == 1 for r in solved)

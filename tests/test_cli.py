@@ -504,6 +504,24 @@ def test_internal_error_has_its_own_status(monkeypatch):
     assert "Traceback" not in r.output
 
 
+def test_a_panic_in_the_engine_is_an_internal_error(monkeypatch):
+    """A Rust panic reaches Python as PanicException, a BaseException: still one line and 70."""
+    import tsume.cli
+    from tsume._engine import PanicException
+
+    assert not issubclass(PanicException, Exception)
+
+    def broken(*args, **kwargs):
+        raise PanicException("index out of bounds: the len is 32 but the index is 40")
+
+    monkeypatch.setattr(tsume.cli, "diagram", broken)
+    r = run("show", MATE_1)
+    assert r.exit_code == 70, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tsume: internal error:"), r.stderr
+    assert "PanicException" in lines[0] and "Traceback" not in r.output
+
+
 def test_internal_error_names_the_problem(monkeypatch):
     import tsume.solve
 

@@ -73,5 +73,5 @@ def test_a_defender_nodes_disproof_serves_a_smaller_attacker_hand():
     entry = e.table.get(h)
     assert entry is not None and not entry.d_exact
     out = Probe()
-    e.table.lookup_into(out, h ^ 1, h ^ e.pos.handz, 0, 0, INF, {})  # no pawn left
+    e.table.lookup_into(out, h ^ 1, h ^ e.pos.hand_hash, 0, 0, INF, {})  # no pawn left
     assert (out.pn, out.dn) == (INF, 0)

@@ -1,12 +1,11 @@
-"""Ctrl-C stops every long command within about a second, compiled or not.
+"""Ctrl-C stops every long command within about a second.
 
 Each test runs a command that would take minutes in a child process, sends it
 SIGINT once it is working, and expects exit status 130, the one line
 "tsume: interrupted" and nothing on stdout, within a second.  Compiled code
-(mypyc) never runs Python's signal handlers by itself: without
-tsume.interrupt.check_signals in its loops, ``perft --depth 12`` ran on for
-minutes.  The child reports whether it runs compiled; the compiled cases are
-skipped when this environment has no compiled build.
+(the Rust engine's perft, the mypyc-compiled search) never runs Python's
+signal handlers by itself: without a check for signals in their loops,
+``perft --depth 12`` ran on for minutes.
 """
 
 from __future__ import annotations
@@ -20,13 +19,12 @@ from pathlib import Path
 
 import pytest
 
-import tsume
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The child says whether it runs compiled, then runs the command line.
+# The child says it has started, then runs the command line.
 CHILD = (
-    "import sys, tsume; print('compiled' if tsume.COMPILED else 'pure', file=sys.stderr, flush=True); "
+    "import sys, tsume; print('started', file=sys.stderr, flush=True); "
     "from tsume.cli import run; run(sys.argv[1:])"
 )
 
@@ -38,13 +36,10 @@ LONG = {
 }
 
 
-def interrupt(args: list[str], *, pure: bool, working: float = 1.0) -> tuple[int, float, str, str, str]:
+def interrupt(args: list[str], *, working: float = 1.0) -> tuple[int, float, str, str]:
     """Run ``tsume ARGS`` in a child, SIGINT it ``working`` seconds after it started
-    working; (status, seconds from SIGINT to exit, engine, stdout, stderr)."""
+    working; (status, seconds from SIGINT to exit, stdout, stderr)."""
     env = dict(os.environ)
-    env.pop("TSUME_PURE_PYTHON", None)
-    if pure:
-        env["TSUME_PURE_PYTHON"] = "1"
     # A shell starts background jobs with SIGINT ignored, and Python keeps an
     # ignored SIGINT ignored: give the child the default, as a terminal would.
     child = subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.PIPE,
@@ -52,32 +47,28 @@ def interrupt(args: list[str], *, pure: bool, working: float = 1.0) -> tuple[int
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stderr is not None
-        engine = child.stderr.readline().strip()
+        assert child.stderr.readline().strip() == "started"
         time.sleep(working)
         assert child.poll() is None, "the command ended before it was interrupted"
         sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
-        return child.returncode, time.perf_counter() - sent, engine, out, err
+        return child.returncode, time.perf_counter() - sent, out, err
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
 
 
-@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
 @pytest.mark.parametrize("command", ["perft", "solve", "verify"])
-def test_ctrl_c_stops_compiled_loops(command: str, pure: bool) -> None:
-    if not pure and not tsume.COMPILED:
-        pytest.skip("no compiled build in this environment")
-    status, seconds, engine, out, err = interrupt(LONG[command], pure=pure)
-    assert engine == ("pure" if pure else "compiled")
+def test_ctrl_c_stops_compiled_loops(command: str) -> None:
+    status, seconds, out, err = interrupt(LONG[command])
     assert (status, out, err) == (130, "", "tsume: interrupted\n")
     assert seconds < 1.0
 
 
 def test_ctrl_c_stops_the_sat_engine() -> None:
     """The SAT solver runs in C with the GIL released; its watchdog hands the signal on."""
-    status, seconds, _engine, out, err = interrupt(LONG["sat"], pure=False, working=2.0)
+    status, seconds, out, err = interrupt(LONG["sat"], working=2.0)
     assert (status, out, err) == (130, "", "tsume: interrupted\n")
     assert seconds < 1.0

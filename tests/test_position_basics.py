@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tsume import Position
+from tsume import Position, PositionError
 from tsume.perft import divide, perft
 
 ITO_START = "k3fg1hc2tp5PT2CH1GF3K b - 1"
@@ -98,12 +98,12 @@ def test_push_pop_restores_fen_and_hash(variant, start, seed):
         ms = p.legal_moves()
         if not ms:
             break
-        history.append((p.fen(), p.hash, p.handz, p.key()))
+        history.append((p.fen(), p.hash, p.hand_hash, p.key()))
         p.push(rng.choice(ms))
         # incremental hashes == hashes of the same position read from scratch
         fresh = Position(p.fen(), variant)
         assert fresh.hash == p.hash
-        assert fresh.handz == p.handz
+        assert fresh.hand_hash == p.hand_hash
         assert fresh.key() == p.key()
         assert fresh.fen() == p.fen()
     while history:
@@ -111,7 +111,7 @@ def test_push_pop_restores_fen_and_hash(variant, start, seed):
         p.pop()
         assert p.fen() == fen
         assert p.hash == h
-        assert p.handz == hz
+        assert p.hand_hash == hz
         assert p.key() == key
 
 
@@ -192,3 +192,52 @@ def test_variant_spec_strings():
     assert Position(None, "ito:stalemate=loss").variant.stalemate == "loss"
     assert Position(None, "rutherford:repetition=off").variant.repetition is False
     assert Position(None, "ito").variant.spec == "ito"
+
+
+def test_key_bytes_is_the_exact_key_in_bytes():
+    p = Position("2k1p2+f3h4c2G5PT2K1 b TCHfg 1", "ito")
+    expected = bytes(p.board_list()) + bytes(p.hand_counts(0)) + bytes(p.hand_counts(1)) + bytes((p.turn,))
+    assert p.key_bytes() == expected
+    keys = {p.key_bytes()}
+    for m in p.legal_moves():
+        p.push(m)
+        keys.add(p.key_bytes())
+        p.pop()
+    assert len(keys) == 1 + len(p.legal_moves())  # every child differs from the rest
+    assert p.mirror().key_bytes() != p.key_bytes()
+
+
+def test_copies_with_changes_equal_the_positions_read_from_their_strings():
+    p = Position("k3fg1hc2tp5PT2CH1GF3K b - 7", "ito")
+    p.push(p.legal_moves()[0])
+    board = p.board_list()
+    # Swap the kings' squares and give each side a pawn; White to move.
+    q = p.with_changes([(1, board[31]), (31, board[1])], [[0, 1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0]], 1)
+    assert q.ply == 0 and q.move_number == p.move_number
+    again = Position(q.fen(), "ito", validate=False)
+    assert (again.key(), again.hash, again.hand_hash) == (q.key(), q.hash, q.hand_hash)
+    assert (q.king_square(0), q.king_square(1)) == (1, 31)
+    h = p.with_hands([[0, 0, 1, 0, 0, 0, 0], [0] * 7])
+    assert h.hand_counts(0) == [0, 0, 1, 0, 0, 0, 0] and h.board_list() == board
+    assert Position(h.fen(), "ito", validate=False).hash == h.hash
+    with pytest.raises(PositionError):
+        p.with_changes([(40, 2)], [[0] * 7, [0] * 7], 0)
+    with pytest.raises(PositionError):
+        p.with_hands([[0] * 6, [0] * 7])
+    for count in (-1, 300):
+        with pytest.raises(PositionError):
+            p.with_hands([[count] + [0] * 6, [0] * 7])
+
+
+def test_move_ints_of_another_board_are_refused_not_crashed_on():
+    from tsume import IllegalMoveError
+
+    p = Position.start()
+    for bad in (0, 40 << 7 | 5, 5 << 7 | 60 << 14, 1 << 30):
+        for call in (p.push, p.child_hash, p.move_str, p.move_readable, p.gives_check):
+            with pytest.raises(IllegalMoveError):
+                call(bad)
+        with pytest.raises(IllegalMoveError):
+            p.child_keys([bad])
+        assert p.is_legal(bad) is False
+    assert p.fen() == Position.start().fen()

@@ -38,7 +38,7 @@ def test_direct_oracle_equals_the_folded_circuits(variant):
     rng = random.Random(5)
     for _ in range(10):
         pos = tsume_position(random_tsume(rng, variant), variant)
-        rules = rules_for(pos.variant, len(pos.board) - 1)
+        rules = rules_for(pos.variant, pos.n)
         direct, folded = Oracle(rules), Oracle(rules, fold=True)
         here = cpos_of(pos)
         assert sorted(direct.basic(here)) == sorted(folded.basic(here))

@@ -88,12 +88,12 @@ def test_a_position_not_mated_within_a_smaller_bound_looks_harder_to_prove():
     p = engine.pos
     out = Probe()
     table = engine.table
-    a, d = table.ops.pack(p.hands[engine.attacker]), table.ops.pack(p.hands[engine.attacker ^ 1])
-    table.lookup_into(out, p.hash, p.hash ^ p.handz, a, d, 7, engine.path)
+    a, d = table.ops.hand_of(p, engine.attacker), table.ops.hand_of(p, engine.attacker ^ 1)
+    table.lookup_into(out, p.hash, p.hash ^ p.hand_hash, a, d, 7, engine.path)
     assert (out.pn, out.dn) == (DISPROVEN_BELOW_PN, 1) and DISPROVEN_BELOW_PN > 1
-    table.lookup_into(out, p.hash ^ 1, p.hash ^ 1 ^ p.handz, a, d, 7, engine.path)  # a position never seen
+    table.lookup_into(out, p.hash ^ 1, p.hash ^ 1 ^ p.hand_hash, a, d, 7, engine.path)  # a position never seen
     assert (out.pn, out.dn) == (1, 1)
-    table.lookup_into(out, p.hash, p.hash ^ p.handz, a, d, 5, engine.path)
+    table.lookup_into(out, p.hash, p.hash ^ p.hand_hash, a, d, 5, engine.path)
     assert out.dn == 0
 
 

@@ -48,7 +48,7 @@ def reference(problem, variant: str, bound: int, defender_hand: str | None = Non
         moves.append(q.move_str(m))
         q.push(m)
     # the reference's leftover count is the attacker's hand at the end of its line
-    assert line.leftover == sum(q.hands[pos.turn])
+    assert line.leftover == sum(q.hand_counts(pos.turn))
     return (line.length, moves, q.hand_string(pos.turn)), first
 
 
@@ -446,7 +446,7 @@ def test_rutherford_drop_limit_forbids_the_interposition():
     # (Had the drop been allowed, the cannon could not even take it with check: it
     # would become a Bishop on 2, which does not attack 1.)
     pos = after(DROPLIMIT, "rutherford", ["10-4"])
-    assert pos.is_check() and sum(pos.hands[pos.turn]) == 7  # White holds 2P 2S N 2L...
+    assert pos.is_check() and sum(pos.hand_counts(pos.turn)) == 7  # White holds 2P 2S N 2L...
     assert legal(pos) == []  # ...and none of them may be dropped on 2
     r = check(DROPLIMIT, "rutherford", 3)
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 1, ["10-4"], "-")

@@ -423,7 +423,7 @@ def test_side_to_move(text, variant, turn):
 
 def test_check_is_marked():
     pos = Position("k19+Fp1h1P4K w Tg 1")  # White, on 1, in check from the Bishop on 21
-    assert pos.is_check() and pos.kings[tsume.WHITE] == 1
+    assert pos.is_check() and pos.king_square(tsume.WHITE) == 1
     root = parse(svg.board(pos))
     checked = elements(root, "rect", "sq", "check")
     assert [r.get("data-square") for r in checked] == ["1"]

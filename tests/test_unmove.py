@@ -194,8 +194,9 @@ def _kind(p: Position, m: int) -> str:
     to = m >> 7 & 127
     if not frm:
         return "promoted drop" if p.t.face_promoted[m >> 14] else "drop"
-    king = "king " if p.t.royal[p.board[frm]] else ""
-    if p.board[to]:
+    board = p.board_list()
+    king = "king " if p.t.royal[board[frm]] else ""
+    if board[to]:
         return king + "capture"
     return king + "move"
 
@@ -209,7 +210,9 @@ def _check_sound(q: Position, found: list[tuple[Position, int]], reread: bool) -
         assert p.turn != q.turn and p.ply == 0 and p.move_number == number
         if reread:  # the engine's validation and derived state, from the string
             again = Position(p.fen(), p.variant)
-            assert (again.key(), again.hash, again.kings, again.occ) == (p.key(), p.hash, p.kings, p.occ)
+            assert (again.key(), again.hash, again.hand_hash, [again.king_square(c) for c in (0, 1)],
+                    [again.occupancy(c) for c in (0, 1)]) == (p.key(), p.hash, p.hand_hash,
+                    [p.king_square(c) for c in (0, 1)], [p.occupancy(c) for c in (0, 1)])
         assert m in p.legal_moves(), (q.fen(), p.fen(), p.move_str(m))
         p.push(m)
         after = p.key()

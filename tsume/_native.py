@@ -1,13 +1,13 @@
-"""Which implementation of the rules engine runs: mypyc-compiled or pure Python.
+"""Which implementation of the df-pn search runs: mypyc-compiled or its Python source.
 
-``setup.py`` compiles the modules named in :data:`COMPILED` with mypyc; the
-``.py`` files remain their source.  An extension module sits next to its
-source and Python would import it first even after the source has changed
-(an editable install after ``git pull``, say), so :func:`load` checks the
-extensions before anything imports them.  It loads the pure-Python source of
-every compiled module when
+The rules engine is Rust (``tsume._engine``, built from ``engine/``).  The
+df-pn search and what it calls per node (:data:`COMPILED`) are typed Python
+that ``setup.py`` also compiles with mypyc; the ``.py`` files remain their
+source.  An extension module sits next to its source and Python would import
+it first even after the source has changed (an editable install after
+``git pull``, say), so :func:`load` checks the extensions before anything
+imports them.  It loads the Python source of every compiled module when
 
-* ``TSUME_PURE_PYTHON`` is set to anything but ``0`` (for comparison runs),
 * an extension is missing, or its source has changed since it was compiled
   (with a warning saying to reinstall): the build records a SHA-256 digest of
   each compiled source in :data:`DIGESTS` (file times would not do: a wheel
@@ -28,27 +28,21 @@ import importlib
 import importlib.machinery
 import importlib.util
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
 
-__all__ = ["COMPILED", "DIGESTS", "pure_python_requested", "record_sources", "stale_reason", "load"]
+__all__ = ["COMPILED", "DIGESTS", "record_sources", "stale_reason", "load"]
 
 #: The modules setup.py compiles, in import order (each imports only earlier
-#: ones): the rules engine, then the df-pn search and what it calls per node.
-COMPILED = ("tables", "position", "perft", "conventions", "hands", "dfpn")
+#: ones): the df-pn search and what it calls per node.
+COMPILED = ("conventions", "hands", "dfpn")
 
 #: Written by setup.py next to the sources: ``{module name: SHA-256 of its source}``.
 DIGESTS = "_compiled_sources.json"
 
 _PACKAGE = "tsume"
 _HERE = Path(__file__).resolve().parent
-
-
-def pure_python_requested() -> bool:
-    """Does the environment ask for the pure-Python engine (``TSUME_PURE_PYTHON``)?"""
-    return os.environ.get("TSUME_PURE_PYTHON", "") not in ("", "0")
 
 
 def _extension(name: str, where: Path) -> Path | None:
@@ -106,13 +100,10 @@ def _load_sources() -> None:
 
 
 def load() -> bool:
-    """Import the engine modules, compiled if possible; True if compiled code runs.
+    """Import the search modules, compiled if possible; True if compiled code runs.
 
     Called by ``tsume/__init__.py`` before anything else imports them.
     """
-    if pure_python_requested():
-        _load_sources()
-        return False
     why = stale_reason()
     if why == "not compiled":
         return False  # a pure-Python install: the ordinary imports find the sources
@@ -126,7 +117,7 @@ def load() -> bool:
             for name in COMPILED:
                 sys.modules.pop(f"{_PACKAGE}.{name}", None)
     warnings.warn(
-        f"tsume: {why}; running the pure-Python engine (same results, slower). "
+        f"tsume: {why}; running the df-pn search from its Python source (same results, slower). "
         "Reinstall (pip install -e .) to rebuild it.",
         RuntimeWarning,
         stacklevel=3,

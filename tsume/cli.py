@@ -28,6 +28,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
+from ._engine import PanicException
 from .clock import process_seconds
 from .collection import Record, bundled_names, find, load, locate
 from .files import write_atomic
@@ -135,7 +136,7 @@ def friendly_errors(func: F) -> F:
             _fail("interrupted", EXIT_INTERRUPTED, None)
         except _OutputFailed as exc:
             _output_failed(exc.error)
-        except Exception as exc:  # a bug: say so, with what caused it
+        except (Exception, PanicException) as exc:  # a bug (a panic in the engine too): say so, with what caused it
             name = f"tsume {click.get_current_context().info_name}"
             what = " ".join(str(exc).split())[:150]
             _fail(
@@ -368,7 +369,7 @@ def run(args: list[str] | None = None) -> None:
         _fail("interrupted", EXIT_INTERRUPTED, None)
     except OSError as exc:  # writing --help or --version
         _output_failed(exc)
-    except Exception as exc:  # a bug outside any command
+    except (Exception, PanicException) as exc:  # a bug outside any command
         _fail(f"{type(exc).__name__}: {exc}; please report it", EXIT_INTERNAL, "internal error")
     try:
         sys.stdout.flush()

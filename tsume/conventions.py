@@ -25,7 +25,7 @@ __all__ = [
 
 def hand_count(pos: Position, colour: int) -> int:
     """How many pieces a colour holds in hand."""
-    return sum(pos.hands[colour])
+    return sum(pos.hand_counts(colour))
 
 
 def ranged_checkers(pos: Position) -> int:
@@ -41,17 +41,17 @@ def interposition_square(pos: Position, m: int, ranged: int) -> int:
     """
     if not ranged:
         return 0
-    k = pos.kings[pos.turn]
+    k = pos.king_square(pos.turn)
     frm = m & 127
     if frm == k:
         return 0
     to = m >> 7 & 127
-    between = pos.t.between
+    t = pos.t
     while ranged:
         low = ranged & -ranged
         ranged ^= low
         c = low.bit_length() - 1
-        if between[c][k] >> to & 1:
+        if t.between(c, k) >> to & 1:
             return c
     return 0
 
@@ -64,7 +64,7 @@ def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]"
         if x & 127 != checker or x >> 7 & 127 != square:
             continue
         pos.push(x)
-        kind = pos.t.hand_kind[pos._stack[-1][1]]
+        kind = pos.t.hand_kind[pos.last_capture()]
         back = handed_back(pos, kind)
         pos.pop()
         yield back
@@ -73,9 +73,8 @@ def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]"
 def handed_back(pos: Position, kind: int) -> Position:
     """A copy with one piece of ``kind`` moved from the hand of the side not to move
     (the attacker, who just captured it) back to the side to move (the defender)."""
-    p = pos.copy()
-    attacker = p.turn ^ 1
-    p.hands[attacker][kind] -= 1
-    p.hands[p.turn][kind] += 1
-    p._rebuild()
-    return p
+    defender = pos.turn
+    hands = [pos.hand_counts(0), pos.hand_counts(1)]
+    hands[defender ^ 1][kind] -= 1
+    hands[defender][kind] += 1
+    return pos.with_hands(hands)

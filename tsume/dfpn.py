@@ -245,7 +245,7 @@ class DfPn:
             # other hands must not pass through that board); else unknown (-1:
             # no proof is used for other hands while it stands).
             pos = self.pos
-            self.table.push_anchor(h ^ pos.handz if h == pos.hash else -1)
+            self.table.push_anchor(h ^ pos.hand_hash if h == pos.hash else -1)
 
     def release(self, h: int) -> None:
         """Take the innermost anchor, ``h``, off the line again."""
@@ -402,10 +402,10 @@ class DfPn:
         if h in self.path:
             return INF, 0
         t = self.table
-        a = t.ops.pack(pos.hands[self.attacker])
-        d = t.ops.pack(pos.hands[self.attacker ^ 1])
+        a = t.ops.hand_of(pos, self.attacker)
+        d = t.ops.hand_of(pos, self.attacker ^ 1)
         out = Probe()
-        t.lookup_into(out, h, h ^ pos.handz, a, d, b, self.path)
+        t.lookup_into(out, h, h ^ pos.hand_hash, a, d, b, self.path)
         return out.pn, out.dn
 
     def _tick_after(self, nodes: int) -> int:
@@ -478,10 +478,10 @@ class DfPn:
         ops = table.ops
         attacker = self.attacker
         or_node = pos.turn == attacker
-        handz = pos.handz
+        handz = pos.hand_hash
         bkey = h ^ handz
-        hand_a = ops.pack(pos.hands[attacker])
-        hand_d = ops.pack(pos.hands[attacker ^ 1])
+        hand_a = ops.hand_of(pos, attacker)
+        hand_d = ops.hand_of(pos, attacker ^ 1)
         if or_node and b < 1:
             table.store_disproof(h, bkey, 0, 0, ops.full, 0, False)
             return INF, 0
@@ -503,7 +503,7 @@ class DfPn:
                     du = hand_d if pos.interposition_squares() else ops.full
                     table.store_proof(h, bkey, 0, 0, 0, du, filtered > 0, table.on_anchor_board(bkey))
                     return 0, INF
-            kids = self._children(pos, moves, or_node, handz, hand_a, hand_d)
+            kids = self._children(pos, moves, or_node, hand_a, hand_d)
             if len(self._kids) >= self._kids_cap:
                 self._kids.clear()
             self._kids[h] = (filtered, kids)
@@ -730,7 +730,7 @@ class DfPn:
                                 # stalemated, or mated by a drop: the defence may
                                 # then be illegal (unless it is legal whatever the
                                 # hands hold).  Last: it makes the move.
-                                bool(pos.kings[attacker]) and not self._legal_for_any_hands(kid.m)
+                                bool(pos.king_square(attacker)) and not self._legal_for_any_hands(kid.m)
                             )
                             dh = ce.dh if ce is not None else 0
                             kdl = self._before_defender_move(ce.dl, kid, ops, upper=False) if ce is not None else 0
@@ -829,38 +829,25 @@ class DfPn:
 
     # --- children and hands --------------------------------------------------------
 
-    def _children(self, pos: Position, moves: list[int], or_node: bool, handz: int, hand_a: int, hand_d: int) -> list[_Kid]:
+    def _children(self, pos: Position, moves: list[int], or_node: bool, hand_a: int, hand_d: int) -> list[_Kid]:
         """The children of the current position, one :class:`_Kid` per move."""
-        t = pos.t
-        board = pos.board
         c = pos.turn
-        hands_c = pos.hands[c]
-        zs = t.z_hand_step[c]
         shifts = self.table.ops.shifts
         mover_is_attacker = c == self.attacker
         ranged = 0 if or_node or not self.options.useless_interpositions else pos.ride_checkers()
         same_square = self.options.same_square_max and not or_node
         drop_groups = self.options.drop_groups and or_node
-        ek = pos.kings[c ^ 1]
-        king = pos.kings[c]
+        ek = pos.king_square(c ^ 1)
+        king = pos.king_square(c)
         kids: list[_Kid] = []
+        # One engine call for every child's hashes and hand change.
+        keys = pos.child_keys(moves)
         for i, m in enumerate(moves):
-            ch = pos.child_hash(m)
+            ch, chz, ki, sign = keys[i]
             frm = m & 127
             to = m >> 7 & 127
-            if not frm:
-                ki = t.face_kind[m >> 14]
-                sign = -1
-            elif board[to]:
-                ki = t.hand_kind[board[to]]
-                sign = 1
-            else:
-                ki = -1
-                sign = 0
-            ca, cd, chz = hand_a, hand_d, handz
+            ca, cd = hand_a, hand_d
             if sign:
-                cnt = hands_c[ki]
-                chz ^= zs[ki][cnt if sign > 0 else cnt - 1]  # (the step between the two counts)
                 delta = sign << shifts[ki]
                 if mover_is_attacker:
                     ca += delta
@@ -966,7 +953,7 @@ class DfPn:
             return cached[0], False, False
         epoch = table.epoch
         strict = h in self.exact_anchors
-        hb = h ^ pos.handz  # (the board key of h, for an anchor at it below)
+        hb = h ^ pos.hand_hash  # (the board key of h, for an anchor at it below)
         r, dependent = self._best_other(b)
         if r is None:
             # A defence that is not an interposition escapes within b: the

@@ -101,6 +101,10 @@ class HandOps:
     def pack(self, counts: list[int]) -> int:
         return sum(min(c, _CAP) << s for c, s in zip(counts, self.shifts))
 
+    def hand_of(self, pos: Position, colour: int) -> int:
+        """The packed hand of ``colour`` in ``pos`` (one engine call)."""
+        return pos.hand_packed(colour, FIELD_BITS, _CAP)
+
     def ge(self, x: int, y: int) -> bool:
         """Every field of x >= the same field of y."""
         g = self.guard

@@ -60,7 +60,7 @@ class DefenderHand:
     def held(cls, pos: Position) -> "DefenderHand":
         """The hand the defender (the side not to move) holds in ``pos``, as
         given pieces (:data:`NONE` when it holds nothing)."""
-        counts = tuple(pos.hands[pos.turn ^ 1])
+        counts = tuple(pos.hand_counts(pos.turn ^ 1))
         if not any(counts):
             return NONE
         return cls("given", counts, pos.hand_string(pos.turn ^ 1))
@@ -95,12 +95,14 @@ def rest_of_set(pos: Position) -> list[int]:
     """Per kind, the pieces of the set neither on the board nor in the side to move's hand."""
     t = pos.t
     counts = [t.kind_count[ki] if ki != t.royal_kind else 0 for ki in range(t.nkinds)]
-    for s in range(1, t.n + 1):
-        v = pos.board[s]
-        if v and not t.royal[v]:
-            counts[t.face_kind[v >> 1]] -= 1
+    royal = t.royal
+    face_kind = t.face_kind
+    for v in pos.board_list():
+        if v and not royal[v]:
+            counts[face_kind[v >> 1]] -= 1
+    hand = pos.hand_counts(pos.turn)
     for ki in range(t.nkinds):
-        counts[ki] -= pos.hands[pos.turn][ki]
+        counts[ki] -= hand[ki]
     return [max(0, c) for c in counts]
 
 
@@ -164,10 +166,10 @@ class Problem:
         else:
             pos = Position(position, get_variant("ito" if variant is None else variant))
         defender_colour = pos.turn ^ 1
-        if not pos.kings[defender_colour]:
+        if not pos.king_square(defender_colour):
             raise PositionError(f"the defender ({COLOUR_NAMES[defender_colour]}) has no king on the board")
         if rule is None:
-            rule = DefenderHand.held(pos) if any(pos.hands[defender_colour]) else REST
+            rule = DefenderHand.held(pos) if any(pos.hand_counts(defender_colour)) else REST
         if isinstance(rule, str):  # letters, read as the defender's
             field = rule.upper() if defender_colour == BLACK else rule.lower()
             counts = parse_hands(field or "-", pos.t)[defender_colour]
@@ -179,9 +181,10 @@ class Problem:
             counts = list(rule.counts)
             if len(counts) != pos.t.nkinds:
                 raise ArgumentError(f"the defender's hand {rule} is not of a {pos.variant.title} set")
-        pos.hands[defender_colour] = list(counts)
-        pos._rebuild()
-        pos._validate()
+        hands = [pos.hand_counts(0), pos.hand_counts(1)]
+        hands[defender_colour] = list(counts)
+        pos = pos.with_hands(hands)
+        pos.validate()
         object.__setattr__(self, "_position", pos)
         object.__setattr__(self, "_defender", rule if isinstance(rule, DefenderHand) and rule.rule != "given"
                            else DefenderHand.held(pos))

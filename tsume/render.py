@@ -58,7 +58,7 @@ def hand_text(pos: Position, colour: int) -> str:
     """A colour's hand in words, e.g. ``2 Pawn, Goose`` (``-`` if empty)."""
     t = pos.t
     parts = []
-    for ki, cnt in enumerate(pos.hands[colour]):
+    for ki, cnt in enumerate(pos.hand_counts(colour)):
         if cnt:
             name = t.face_names[t.unpromoted_face[ki]]
             parts.append(f"{cnt} {name}" if cnt > 1 else name)
@@ -79,7 +79,7 @@ def _hand_line(pos: Position, colour: int, tsume: bool) -> str:
     letters = pos.hand_string(colour)
     if colour == WHITE:
         letters = letters.lower()
-    rest = tsume and colour != pos.turn and list(pos.hands[colour]) == list(rest_of_set(pos))
+    rest = tsume and colour != pos.turn and pos.hand_counts(colour) == rest_of_set(pos)
     label = f"{name} hand (the rest)" if rest else f"{name} hand"
     return f"{label}: {letters}   ({hand_text(pos, colour)})"
 
@@ -105,8 +105,9 @@ def diagram(pos: Position, compact: bool = False, tsume: bool = False) -> str:
         lines.append("".join(_cell(pos, s).rjust(width) for s in range(1, t.n + 1)))
     else:
         width = len(str(t.n))
+        board = pos.board_list()
         for s in range(1, t.n + 1):
-            v = pos.board[s]
+            v = board[s]
             if not v:
                 lines.append(f"  {str(s).rjust(width)}  .")
                 continue

@@ -260,7 +260,7 @@ def _count_width(count: int) -> float:
 def _hand_widths(pos: Position, colour: int, to_move: bool) -> tuple[float, float]:
     """The widths _hand() draws: the side's name and sign, and the whole row."""
     s = _HAND_BAND * 0.8
-    counts = [cnt for cnt in pos.hands[colour] if cnt]
+    counts = [cnt for cnt in pos.hand_counts(colour) if cnt]
     label_w = max_text_width(_hand_label(colour, to_move), _LABEL_SIZE) + _SIGN_ROOM + _GAP
     pieces_w = sum(s + _count_width(cnt) for cnt in counts) if counts else max_text_width("none", _LABEL_SIZE)
     return label_w, label_w + pieces_w
@@ -278,7 +278,7 @@ def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_ri
     h = _HAND_BAND
     s = h * 0.8
     items: list[tuple[int, int]] = []  # (value, count)
-    for ki, cnt in enumerate(pos.hands[colour]):
+    for ki, cnt in enumerate(pos.hand_counts(colour)):
         if cnt:
             items.append((t.unpromoted_face[ki] << 1 | colour, cnt))
     label = _hand_label(colour, to_move)
@@ -375,7 +375,7 @@ def board(
         for s in (frm, to):
             if 1 <= s <= n:
                 marked[s] = "lastmove"
-    king = pos.kings[pos.turn]
+    king = pos.king_square(pos.turn)
     if in_check and king:
         marked[king] = "check"
 
@@ -402,8 +402,9 @@ def board(
         cls = "sq" + (f" {marked[s]}" if s in marked else "")
         out.append(f'<rect class="{cls}" data-square="{s}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>'
                    f'<text class="num" x="{x + SQUARE // 2}" y="{y - 4}">{s}</text>')
+    board = pos.board_list()
     for s in range(1, n + 1):
-        v = pos.board[s]
+        v = board[s]
         if v:
             x, y = cell(s)
             out.append(piece(pos, v, x + 1, y + 1, SQUARE - 2, kanji=kanji, square=s))

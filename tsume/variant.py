@@ -1,9 +1,13 @@
 """Variants as data: pieces, their moves, the piece set and the rule switches.
 
-Nothing outside this module names a piece.  Move generation, check detection and
-the solvers read the compiled tables built from these descriptions
-(:mod:`tsume.tables`), so a third one-dimensional game needs only a new
-:class:`Variant` value.
+Nothing outside this module names a piece.  The rules engine (the Rust crate
+in ``engine/``) builds its tables from these descriptions
+(:meth:`Variant.description`, :mod:`tsume.tables`), so a third
+one-dimensional game needs only a new :class:`Variant` value.  The built-in
+games, Ito Shogi and Rutherford's 1-D Shogi, are defined once, in
+``tsume/variants.json``, which this module and the engine's tests both read.
+Rutherford's start position there is provisional: the 2002 one is lost, and
+this one serves play and perft only.
 
 Directions are relative to the mover: ``+1`` is forward (toward the opponent's
 home end), ``-1`` backward.
@@ -12,7 +16,9 @@ home end), ``-1`` backward.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .errors import VariantError, quote
 
@@ -26,6 +32,9 @@ __all__ = [
     "VARIANTS",
     "get_variant",
 ]
+
+#: The longest board the engine supports (a square mask is one 64-bit word).
+MAX_SQUARES = 64
 
 #: How a ride reaches a square.  ``slide``: the squares before it are empty.
 #: ``hop``: exactly one piece (the screen) stands before it.  ``none``: never.
@@ -138,8 +147,8 @@ class Variant:
             raise VariantError(f"variant {self.name}: stalemate must be 'illegal' or 'loss'")
         if self.board_length is not None and not (self.min_length <= self.board_length <= self.max_length):
             raise VariantError(f"variant {self.name}: board_length outside min/max")
-        if self.max_length > 120:
-            raise VariantError(f"variant {self.name}: boards longer than 120 squares are not supported")
+        if self.max_length > MAX_SQUARES:
+            raise VariantError(f"variant {self.name}: boards longer than {MAX_SQUARES} squares are not supported")
 
     @property
     def royal_kind(self) -> PieceKind:
@@ -163,6 +172,10 @@ class Variant:
                 raise VariantError(f"switch {key} takes True or False, not {quote(value)}")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
+    def description(self) -> str:
+        """The variant as JSON, in the shape of ``variants.json`` (what the engine reads)."""
+        return json.dumps(dataclasses.asdict(self))
+
     @property
     def spec(self) -> str:
         """The name with every switch that differs from the default, e.g. ``ito:drop_mate=no``."""
@@ -183,81 +196,39 @@ def _format_switch(value: object) -> str:
     return str(value)
 
 
-# --- Ito Shogi (2022) --------------------------------------------------------
+def _face(d: dict) -> Face:
+    rides = tuple(Ride(**r) for r in d.get("rides", ()))
+    return Face(d["name"], leaps=tuple(d.get("leaps", ())), rides=rides, kanji=d.get("kanji", ""))
 
-_R = Ride
 
-ITO = Variant(
-    name="ito",
-    title="Ito Shogi (2022)",
-    kinds=(
-        PieceKind("K", Face("King", leaps=(1, 2, -1), kanji="玉"), royal=True, count=1),
-        PieceKind("P", Face("Pawn", leaps=(1,), kanji="歩"), Face("Go-Between", leaps=(1, -1), kanji="仲")),
-        PieceKind("T", Face("Tile General", leaps=(2, -1), kanji="瓦"), Face("Silver General", leaps=(1, 2, -2), kanji="銀")),
+def _variant(d: dict) -> Variant:
+    kinds = tuple(
         PieceKind(
-            "C",
-            Face("Silver Cannon", rides=(_R(1, move="hop", capture="hop"), _R(-1, move="hop", capture="hop"))),
-            Face("Reverse Chariot", rides=(_R(1), _R(-1)), kanji="反"),
-        ),
-        PieceKind("H", Face("Heavenly Horse", leaps=(3, -3), kanji="天"), Face("Cavalryman", leaps=(2, 3, -2, -3))),
-        PieceKind("G", Face("Goose", leaps=(4, -2)), Face("Phoenix", leaps=(1, -1, 4, -4), kanji="鳳")),
-        PieceKind(
-            "F",
-            Face("Flying Swallow", leaps=(-1,), rides=(_R(1, stride=2),), kanji="燕"),
-            Face("Bishop", rides=(_R(1, stride=2), _R(-1, stride=2)), kanji="角"),
-        ),
-    ),
-    board_length=31,
-    min_length=31,
-    max_length=31,
-    start="k3fg1hc2tp5PT2CH1GF3K b - 1",
-    drop_promoted=False,
-    drop_king_limits=False,
-    drop_mate=True,
-    stalemate="illegal",
-    repetition=True,
-)
+            k["letter"],
+            _face(k["unpromoted"]),
+            _face(k["promoted"]) if "promoted" in k else None,
+            royal=k.get("royal", False),
+            count=k.get("count", 2),
+        )
+        for k in d["kinds"]
+    )
+    rest = {key: value for key, value in d.items() if key != "kinds"}
+    if "switches" in rest:
+        rest["switches"] = tuple(rest["switches"])
+    return Variant(kinds=kinds, **rest)
 
-# --- Rutherford's 1-dimensional Shogi (2002) -----------------------------------
 
-RUTHERFORD = Variant(
-    name="rutherford",
-    title="Rutherford's 1-dimensional Shogi (2002)",
-    kinds=(
-        PieceKind("K", Face("King", leaps=(1, 2), kanji="玉"), royal=True, count=1),
-        PieceKind("P", Face("Pawn", leaps=(1,), kanji="歩"), Face("Go-Between", leaps=(1, -1), kanji="仲")),
-        PieceKind("S", Face("Silver", leaps=(1, 2, -2), kanji="銀"), Face("Gold", leaps=(1, 2, -1), kanji="金")),
-        PieceKind("N", Face("Knight", leaps=(1, 3), kanji="桂"), Face("Phoenix", leaps=(2, 3, -2, -3), kanji="鳳")),
-        PieceKind(
-            "B",
-            Face("Bishop", rides=(_R(1, stride=2, max_distance=8), _R(-1, stride=2, max_distance=8)), kanji="角"),
-            Face(
-                "Cannon",
-                rides=(
-                    _R(1, max_distance=8, move="slide", capture="hop"),
-                    _R(-1, max_distance=8, move="slide", capture="hop"),
-                ),
-            ),
-        ),
-        PieceKind(
-            "L",
-            Face("Lance", rides=(_R(1, max_distance=8),), kanji="香"),
-            Face("Reverse Chariot", rides=(_R(1, max_distance=4), _R(-1, max_distance=4)), kanji="反"),
-        ),
-    ),
-    board_length=None,
-    min_length=9,
-    max_length=64,
-    # The 2002 start position is lost; this one is ours, for play and perft only.
-    start="klsnbp9PBNSLK b - 1",
-    start_is_provisional=True,
-    drop_promoted=True,
-    drop_king_limits=True,
-    drop_mate=False,
-    stalemate="loss",
-    repetition=True,
-    switches=("repetition",),
-)
+def _builtin() -> dict[str, Variant]:
+    text = Path(__file__).with_name("variants.json").read_text(encoding="utf-8")
+    return {v.name: v for v in map(_variant, json.loads(text))}
+
+
+_BUILTIN = _builtin()
+
+#: Ito Shogi (2022).
+ITO = _BUILTIN["ito"]
+#: Rutherford's 1-dimensional Shogi (2002).
+RUTHERFORD = _BUILTIN["rutherford"]
 
 #: The built-in variants by name.
 VARIANTS: dict[str, Variant] = {v.name: v for v in (ITO, RUTHERFORD)}

@@ -578,6 +578,7 @@ def _check_solution(
     moves if it is a main line (or one excused by the longer-variation
     switch), else None with the findings that say why."""
     pos = prover.pos
+    start = pos.copy()  # the problem's position: the main line ``moves`` starts here
     parsed: list[int] = []
     try:
         for i, text in enumerate(solution):
@@ -654,7 +655,7 @@ def _check_solution(
                                     f"the intended solution has {plies(len(parsed))}, the proven length is {total}"))
             return None
         left = hand_count(end, attacker)
-        best_left = hand_after(pos, moves, attacker)[1]
+        best_left = hand_after(start, moves, attacker)[1]
         if left != (0 if excused is not None else best_left):
             findings.append(Finding("solution-mismatch", Severity.DEFECT,
                                     f"the intended solution ends with {end.hand_string(attacker)} in hand; the main line leaves {best_left} pieces"))
@@ -719,9 +720,11 @@ def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str
     still in hand at the end, which te-amari reports."""
     p = pos.copy()
     t = p.t
+    royal = t.royal
+    board = p.board_list()
     # The attacker's pieces that have not moved, and so still stand where they started.
     untouched = {sq for sq in range(1, p.n + 1)
-                 if p.board[sq] and p.board[sq] & 1 == attacker and not t.royal[p.board[sq]]}
+                 if board[sq] and board[sq] & 1 == attacker and not royal[board[sq]]}
     for m in moves:
         frm, to = m & 127, m >> 7 & 127
         untouched.discard(frm if p.turn == attacker else to)  # moved, or taken where it stood

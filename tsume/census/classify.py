@@ -71,7 +71,7 @@ def attacker_pieces(pos: Position) -> list[tuple[str, int | str]]:
         if tok.lstrip("+").isupper() == (attacker == 0):
             out.append((f"{tok}{s}", s))
     letters = pos.t.kind_letters
-    for ki, c in enumerate(pos.hands[attacker]):
+    for ki, c in enumerate(pos.hand_counts(attacker)):
         if c:
             out.append((f"hand {letters[ki]}", letters[ki]))
     return out
@@ -84,7 +84,7 @@ def remove_piece(pos: Position, where: int | str) -> str:
     rule fills it in again (:class:`tsume.problem.Problem`)."""
     attacker = pos.turn
     board = [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
-    hand = list(pos.hands[attacker])
+    hand = pos.hand_counts(attacker)
     if isinstance(where, int):
         board[where - 1] = ""
     else:

@@ -85,7 +85,7 @@ class Solved:
 
 def node_key(pos: Position) -> bytes:
     """An exact, compact key of board, hands and side to move (every value is below 256)."""
-    return bytes(pos.board) + bytes(pos.hands[0]) + bytes(pos.hands[1]) + bytes((pos.turn,))
+    return pos.key_bytes()
 
 
 def analyse(

@@ -41,7 +41,7 @@ class Candidate:
         given by ``defender``, not read from ``pos``."""
         board = [""] + [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
         letters = pos.t.kind_letters
-        hand = {letters[ki]: c for ki, c in enumerate(pos.hands[0]) if c}
+        hand = {letters[ki]: c for ki, c in enumerate(pos.hand_counts(0)) if c}
         return cls(pos.variant.name, board, hand, defender)
 
     def copy(self) -> "Candidate":

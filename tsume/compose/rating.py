@@ -398,7 +398,7 @@ class _Builder:
         n = self.tree.number_of_nodes()
         self.tree.add_node(
             n, position=pos.fen(), depth=depth, to_move=ATTACKER if pos.turn == self.attacker else DEFENDER,
-            king=pos.kings[self.attacker ^ 1], mainline=mainline, useless=useless, mate=False,
+            king=pos.king_square(self.attacker ^ 1), mainline=mainline, useless=useless, mate=False,
         )
         return n
 
@@ -411,12 +411,13 @@ class _Builder:
         t = pos.t
         side = ATTACKER if pos.turn == self.attacker else DEFENDER
         frm, to = m & 127, m >> 7 & 127
-        before = pos.board[frm] if frm else (m >> 14) << 1 | pos.turn
-        capture = bool(frm) and bool(pos.board[to])
+        board = pos.board_list()
+        before = board[frm] if frm else (m >> 14) << 1 | pos.turn
+        capture = bool(frm) and bool(board[to])
         interposition = interposition_square(pos, m, ranged_checkers(pos)) if side == DEFENDER else 0
         readable, plain = pos.move_readable(m), pos.move_str(m)
         pos.push(m)
-        flip = bool(frm) and pos.board[to] >> 1 != before >> 1
+        flip = bool(frm) and pos.board_list()[to] >> 1 != before >> 1
         kind = "drop" if not frm else "flip" if flip else "capture" if capture else "move"
         piece = t.face_letters[before >> 1]
         child = self.node(pos, self.tree.nodes[parent]["depth"] + 1, mainline=mainline, useless=useless)

@@ -129,8 +129,8 @@ def _as_candidate(pos: Position) -> Candidate | None:
     """The candidate of a tsume position reached by un-moving, with the
     defender's hand as a rule when it is one ("the rest" or "none") and as
     letters otherwise."""
-    defender = pos.hands[1]
-    if list(defender) == list(rest_of_set(pos)):
+    defender = pos.hand_counts(1)
+    if defender == rest_of_set(pos):
         rule: str | None = None
     elif not any(defender):
         rule = "none"

@@ -30,7 +30,7 @@ class SatError(TsumeError):
 
 
 def cpos_of(pos: Position) -> CPos:
-    return (tuple(pos.board), (tuple(pos.hands[0]), tuple(pos.hands[1])), pos.turn)
+    return (tuple(pos.board_list()), (tuple(pos.hand_counts(0)), tuple(pos.hand_counts(1))), pos.turn)
 
 
 def move_int(m: Move) -> int:
@@ -58,7 +58,7 @@ class SatEngine:
         self.expand_concrete = expand_concrete
         #: counterexamples added per defender node and refinement (0: every reply)
         self.per_node = per_node
-        self.rules = rules_for(pos.variant, len(pos.board) - 1)
+        self.rules = rules_for(pos.variant, pos.n)
         self.budget = budget or Budget(limits)
         if oracle is None:
             oracle = Oracle(self.rules, on_grow=self.budget.check)
@@ -148,12 +148,8 @@ class SatEngine:
     # --- a main line ------------------------------------------------------------------------
 
     def _sub(self, cpos: CPos, history: tuple[CPos, ...]) -> "SatEngine":
-        p = self.pos.copy()
         board, hands, turn = cpos
-        p.board = list(board)
-        p.hands = [list(hands[0]), list(hands[1])]
-        p.turn = turn
-        p._rebuild()
+        p = self.pos.with_changes(list(enumerate(board))[1:], [list(hands[0]), list(hands[1])], turn)
         return SatEngine(p, history=history, budget=self.budget, oracle=self.oracle,
                          expand_concrete=self.expand_concrete, per_node=self.per_node)
 
@@ -273,7 +269,7 @@ def sat_solve(
     tsume = problem_from(problem, variant=variant, defender=defender_hand)
     pos = tsume.position()
     if limits.memory is not None:
-        _check_encodable(max_length, len(pos.board) - 1, limits.memory)
+        _check_encodable(max_length, pos.n, limits.memory)
     started = time.perf_counter()
     cpu = time.process_time()
     eng = SatEngine(pos, limits=limits)

@@ -1,0 +1,329 @@
+//! Attacks and checks: which squares a side attacks, with the board as it is or as a move would leave it.
+
+use crate::colour::Colour;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::square::{bit, Mask, Square, Squares};
+
+impl Position {
+    /// Is square `k` attacked by a piece of colour `by`?
+    #[inline]
+    pub fn is_attacked(&self, k: Square, by: Colour) -> bool {
+        let t = &*self.tables;
+        let c = by.index();
+        let board = &self.board;
+        // Only squares holding a piece of `by` can hold a leaping attacker.
+        for p in Squares(self.occ[c] & t.leap_zone(c, k)) {
+            if t.leap_from(c, k, p) >> board[p as usize] & 1 != 0 {
+                return true;
+            }
+        }
+        let occ = self.occ[0] | self.occ[1];
+        for g in &t.ray_att[c] {
+            let mut m = occ & g.lattice[k as usize];
+            if m == 0 {
+                continue;
+            }
+            let p = g.nearest(m);
+            let dist = p.abs_diff(k);
+            if g.slide_range[board[p as usize] as usize] >= dist {
+                return true;
+            }
+            if g.has_hop {
+                m ^= bit(p);
+                if m != 0 {
+                    let p = g.nearest(m);
+                    if g.hop_range[board[p as usize] as usize] >= p.abs_diff(k) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Position::is_attacked`] as it would be with occupancy `occ` and value `val` on `sq`.
+    ///
+    /// This answers "would this move leave that square attacked" without
+    /// making it: `occ` has the from-square cleared and the to-square set, and
+    /// `sq`/`val` say what stands on the to-square afterwards (`sq` 0: nothing changes there).
+    #[inline]
+    pub(crate) fn attacked_occ(
+        &self,
+        k: Square,
+        by: Colour,
+        occ: Mask,
+        sq: Square,
+        val: u8,
+    ) -> bool {
+        let t = &*self.tables;
+        let c = by.index();
+        let board = &self.board;
+        let sqb = if sq == 0 { 0 } else { bit(sq) };
+        // The squares of `by`'s pieces as they would stand.
+        let mut own = self.occ[c] & occ;
+        if val != 0 && (val & 1) as usize == c {
+            own |= sqb;
+        } else {
+            own &= !sqb;
+        }
+        let at = |p: Square| if p == sq { val } else { board[p as usize] };
+        for p in Squares(own & t.leap_zone(c, k)) {
+            if t.leap_from(c, k, p) >> at(p) & 1 != 0 {
+                return true;
+            }
+        }
+        for g in &t.ray_att[c] {
+            let mut m = occ & g.lattice[k as usize];
+            if m == 0 {
+                continue;
+            }
+            let p = g.nearest(m);
+            if g.slide_range[at(p) as usize] >= p.abs_diff(k) {
+                return true;
+            }
+            if g.has_hop {
+                m ^= bit(p);
+                if m != 0 {
+                    let p = g.nearest(m);
+                    if g.hop_range[at(p) as usize] >= p.abs_diff(k) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Would move `m` of colour `c` leave its own king attacked?
+    #[inline]
+    pub(crate) fn move_exposes(&self, m: Move, c: Colour) -> bool {
+        let frm = m.from();
+        let to = m.to();
+        let mut occ = self.occ[0] | self.occ[1];
+        let k;
+        let v;
+        if frm != 0 {
+            let w = self.board[frm as usize];
+            occ = (occ ^ bit(frm)) | bit(to);
+            k = if frm == self.kings[c.index()] {
+                to
+            } else {
+                self.kings[c.index()]
+            };
+            v = if self.board[to as usize] != 0 {
+                self.tables.flip[w as usize]
+            } else {
+                w
+            };
+        } else {
+            v = m.face() << 1 | c.index() as u8;
+            occ |= bit(to);
+            k = self.kings[c.index()];
+        }
+        k != 0 && self.attacked_occ(k, c.flip(), occ, to, v)
+    }
+
+    /// The squares holding pieces of colour `by` that attack square `k`.
+    pub fn attackers(&self, k: Square, by: Colour) -> Mask {
+        let t = &*self.tables;
+        let c = by.index();
+        let board = &self.board;
+        let mut found = 0;
+        for p in Squares(self.occ[c] & t.leap_zone(c, k)) {
+            if t.leap_from(c, k, p) >> board[p as usize] & 1 != 0 {
+                found |= bit(p);
+            }
+        }
+        found | self.ride_attackers(k, by)
+    }
+
+    /// The squares holding pieces of colour `by` that attack `k` along a ride.
+    fn ride_attackers(&self, k: Square, by: Colour) -> Mask {
+        let t = &*self.tables;
+        let occ = self.occ[0] | self.occ[1];
+        let mut found = 0;
+        for g in &t.ray_att[by.index()] {
+            let mut m = occ & g.lattice[k as usize];
+            for nth in 0..2 {
+                if m == 0 {
+                    break;
+                }
+                let p = g.nearest(m);
+                let rng = if nth == 0 {
+                    &g.slide_range
+                } else {
+                    &g.hop_range
+                };
+                let v = self.board[p as usize];
+                if (v & 1) as usize == by.index() && rng[v as usize] >= p.abs_diff(k) {
+                    found |= bit(p);
+                }
+                if !g.has_hop {
+                    break;
+                }
+                m ^= bit(p);
+            }
+        }
+        found
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        let k = self.kings[self.turn.index()];
+        k != 0 && self.is_attacked(k, self.turn.flip())
+    }
+
+    /// Would this pseudo-legal move check the opponent?
+    pub fn gives_check(&mut self, m: Move) -> bool {
+        self.push(m);
+        let r = self.is_check();
+        self.pop();
+        r
+    }
+
+    /// The pieces checking the side to move along a ride (a leaper's check cannot be blocked).
+    pub fn ride_checkers(&self) -> Mask {
+        let k = self.kings[self.turn.index()];
+        if k == 0 {
+            return 0;
+        }
+        let by = self.turn.flip();
+        let t = &*self.tables;
+        let mut checkers = self.ride_attackers(k, by);
+        // A piece that attacks by a leap as well counts as a leaper.
+        for p in Squares(checkers & t.leap_zone(by.index(), k)) {
+            if t.leap_from(by.index(), k, p) >> self.board[p as usize] & 1 != 0 {
+                checkers &= !bit(p);
+            }
+        }
+        checkers
+    }
+
+    /// Empty squares where the side to move could drop between its king and a ride checker.
+    pub fn interposition_squares(&self) -> Mask {
+        let c = self.turn;
+        let k = self.kings[c.index()];
+        if k == 0 {
+            return 0;
+        }
+        let region = Squares(self.ride_checkers()).fold(0, |r, p| r | self.tables.between(p, k));
+        region & self.drop_squares(c)
+    }
+
+    /// `(checkers, danger)` for the king of colour `c` on `k`, with occupancy `occ`.
+    ///
+    /// `checkers`: the enemy pieces attacking it.  `danger` (meaningful only
+    /// when there are none): the squares where adding or removing a piece may
+    /// expose it.  Leaps never change with occupancy, so only the first pieces
+    /// along each line from the king matter: removing the first may unmask a
+    /// slider behind it; adding a piece in front of an enemy cannon gives it a
+    /// screen; removing the first or second piece may leave a cannon behind
+    /// them with exactly one screen.
+    pub(crate) fn king_lines(&self, c: Colour, k: Square, occ: Mask) -> (Mask, Mask) {
+        let t = &*self.tables;
+        let e = c.flip().index();
+        let board = &self.board;
+        let mut checkers = 0;
+        for p in Squares(self.occ[e] & occ & t.leap_zone(e, k)) {
+            if t.leap_from(e, k, p) >> board[p as usize] & 1 != 0 {
+                checkers |= bit(p);
+            }
+        }
+        let mut danger = 0;
+        for g in &t.ray_att[e] {
+            let lattice = g.lattice[k as usize];
+            let mut m = occ & lattice;
+            if m == 0 {
+                continue;
+            }
+            let p1 = g.nearest(m);
+            let v1 = board[p1 as usize] as usize;
+            let d1 = p1.abs_diff(k);
+            if g.slide_range[v1] >= d1 {
+                checkers |= bit(p1);
+            }
+            if g.has_hop && g.hop_range[v1] >= d1 {
+                danger |= t.between(k, p1) & lattice;
+            }
+            m ^= bit(p1);
+            if m == 0 {
+                continue;
+            }
+            let p2 = g.nearest(m);
+            let v2 = board[p2 as usize] as usize;
+            let d2 = p2.abs_diff(k);
+            if g.slide_range[v2] >= d2 {
+                danger |= bit(p1);
+            }
+            if g.has_hop {
+                if g.hop_range[v2] >= d2 {
+                    checkers |= bit(p2);
+                }
+                m ^= bit(p2);
+                if m != 0 {
+                    let p3 = g.nearest(m);
+                    if g.hop_range[board[p3 as usize] as usize] >= p3.abs_diff(k) {
+                        danger |= bit(p1) | bit(p2);
+                    }
+                }
+            }
+        }
+        (checkers, danger)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::colour::Colour::{Black, White};
+    use crate::moves::Move;
+    use crate::position::tests::{ito_start, pos};
+    use crate::square::bit;
+
+    #[test]
+    fn start_has_no_check() {
+        let p = ito_start();
+        assert!(!p.is_check());
+        assert!(!p.is_attacked(1, Black));
+        assert!(p.is_attacked(30, Black)); // the king guards 30
+    }
+
+    #[test]
+    fn leaps_and_rides_attack() {
+        // White king on 1, a Black Reverse Chariot on 10: it checks along the empty line.
+        let p = pos("ito", "k8+C20K", Black, [&[], &[]]);
+        let p = p.with_turn(White);
+        assert!(p.is_check());
+        assert_eq!(p.attackers(1, Black), bit(10));
+        assert_eq!(p.ride_checkers(), bit(10));
+        assert_eq!(p.interposition_squares().count_ones(), 8);
+        // A White pawn on 5 blocks it.
+        let q = pos("ito", "k3p4+C20K", White, [&[], &[]]);
+        assert!(!q.is_check());
+    }
+
+    #[test]
+    fn cannon_needs_a_screen() {
+        // Black Silver Cannon on 10 and a screen on 5: it checks the king on 1.
+        let p = pos("ito", "k3p4C20K", White, [&[], &[]]);
+        assert!(p.is_check());
+        let q = pos("ito", "k8C20K", White, [&[], &[]]);
+        assert!(!q.is_check());
+        // Removing the screen is what would un-check: the king's danger includes it.
+        let (checkers, _) = q.king_lines(White, 1, q.occupied());
+        assert_eq!(checkers, 0);
+        let (_, danger) = q.king_lines(White, 1, q.occupied());
+        assert!(danger & bit(5) != 0);
+    }
+
+    #[test]
+    fn gives_check_and_exposure() {
+        // A Black Heavenly Horse on 7 leaps to 4 (checking the king on 1) or to 10.
+        let mut p = pos("ito", "k5H23K", Black, [&[], &[]]);
+        assert!(p.gives_check(Move::board(7, 4)));
+        assert!(!p.gives_check(Move::board(7, 10)));
+        assert_eq!(p.ply(), 0);
+        assert!(!p.move_exposes(Move::board(31, 30), Black));
+    }
+}
