@@ -106,6 +106,8 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     assert pg.inner_text("#check-line") == "board: two White kings (second on square 10)"
     assert pg.locator("#editor-board rect.sq.error").evaluate_all("rs => rs.map(r => r.dataset.square)") == ["1", "10"]
     assert "Not legal" in pg.locator("#editor-board svg .caption").text_content()
+    drawn = page.board("#editor-board")  # both kings drawn, each inside its square
+    assert drawn["pieces"]["1"] == "k" and drawn["pieces"]["10"] == "k" and not drawn["misplaced"]
     # Move that king by select-and-click, then by keys: promote nothing (a king), remove it.
     pg.click('#palette button:text-is("Move")')
     click_square(pg, '#editor-board', 10)

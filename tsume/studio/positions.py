@@ -2,25 +2,30 @@
 the engine would reject, draw it, list its moves.
 
 A position being set up is often not yet legal (two kings while one is
-moved, a piece too many): it is still drawn (read without validation), with
-the engine's own one-line message and the squares it concerns marked, so the
-composer sees at once what to fix.  Warnings name what the engine accepts
-but a composer would not want (a piece that can never move again, no check
-to start with).
+moved, a piece too many): it is still drawn, with the engine's own one-line
+message and the squares it concerns marked, so the composer sees at once
+what to fix.  It is read as the position string reader reads it (form only,
+:func:`tsume.notation.parse_position`); the engine holds it without
+validation, and a second king of a side -- which the engine cannot hold at
+all -- is drawn onto the diagram by the same renderer's
+:func:`tsume.svg.piece`.  Warnings name what the engine accepts but a
+composer would not want (a piece that can never move again, no check to
+start with).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import TsumeError
-from ..notation import join_board
+from ..notation import ParsedPosition, format_board, format_hands, join_board, parse_position
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..problem import DefenderHand, Problem
 from ..render import describe
 from ..svg import board as draw
-from ..tables import forward
+from ..svg import piece
 from ..variant import Variant, get_variant
 
 __all__ = ["examine", "position_text", "dead_pieces"]
@@ -40,7 +45,7 @@ def _targets(variant: Variant, letter: str, colour: int, square: int, n: int) ->
     ``square`` has any square to go to on an empty board of ``n`` squares."""
     kind = variant.kind(letter.lstrip("+").upper())
     face = kind.promoted if letter.startswith("+") and kind.promoted is not None else kind.unpromoted
-    fw = forward(colour)
+    fw = -1 if colour == BLACK else 1  # forward: Black plays toward square 1 (docs/rules.md)
     for leap in face.leaps:
         if 1 <= square + fw * leap <= n:
             return True
@@ -55,52 +60,81 @@ def _targets(variant: Variant, letter: str, colour: int, square: int, n: int) ->
     return False
 
 
-def dead_pieces(pos: Position) -> list[tuple[int, str]]:
+def _token(parsed: ParsedPosition, value: int) -> str:
+    letter = parsed.tables.face_letters[value >> 1]
+    return letter if value & 1 == BLACK else letter.lower()
+
+
+def dead_pieces(parsed: ParsedPosition, variant: Variant) -> list[tuple[int, str]]:
     """``(square, words)`` for each piece that can never move from where it
     stands (a Black Pawn on square 1): legal, but no composer wants one."""
     out = []
-    for s in range(1, pos.n + 1):
-        token = pos.piece_at(s)
-        if token is None:
+    n = len(parsed.board) - 1
+    for s in range(1, n + 1):
+        v = parsed.board[s]
+        if not v:
             continue
-        colour = BLACK if token.lstrip("+").isupper() else WHITE
-        if not _targets(pos.variant, token.upper(), colour, s, pos.n):
-            name = pos.t.face_names[pos.board[s] >> 1]
+        colour = v & 1
+        letter = parsed.tables.face_letters[v >> 1]
+        if not _targets(variant, letter, colour, s, n):
+            name = parsed.tables.face_names[v >> 1]
             out.append((s, f"the {COLOUR_NAMES[colour]} {name} on {s} can never move"))
     return out
 
 
-def _hand_counts(pos: Position) -> dict[str, dict[str, int]]:
+def _hand_counts(hands: Sequence[Sequence[int]], letters: Sequence[str]) -> dict[str, dict[str, int]]:
     """Both hands as ``{"black": {"P": 2}, "white": {}}`` (letters uppercase)."""
-    letters = pos.t.kind_letters
-    return {name: {letters[ki]: n for ki, n in enumerate(pos.hands[c]) if n}
+    return {name: {letters[ki]: n for ki, n in enumerate(hands[c]) if n}
             for name, c in (("black", BLACK), ("white", WHITE))}
 
 
-def _error_squares(pos: Position) -> list[int]:
-    """The squares the engine's objection is about, for marking: a side's
-    kings when it has two, every piece of a kind the set has too few of, a
-    checked king of the side not to move."""
-    t = pos.t
+def _kings(parsed: ParsedPosition) -> dict[int, list[int]]:
+    """The squares of each side's kings."""
+    t = parsed.tables
     kings: dict[int, list[int]] = {BLACK: [], WHITE: []}
-    by_kind: dict[int, list[int]] = {}
-    counts = [0] * t.nkinds
-    for s in range(1, pos.n + 1):
-        v = pos.board[s]
-        if v:
-            ki = t.face_kind[v >> 1]
-            counts[ki] += 1
-            by_kind.setdefault(ki, []).append(s)
-            if t.royal[v]:
-                kings[v & 1].append(s)
+    for s, v in enumerate(parsed.board):
+        if s and v and t.royal[v]:
+            kings[v & 1].append(s)
+    return kings
+
+
+def _error_squares(parsed: ParsedPosition) -> list[int]:
+    """The squares the engine's objection is about, for marking: a side's
+    kings when it has two, every piece of a kind the set has too few of, the
+    king of the side not to move (in check)."""
+    t = parsed.tables
+    kings = _kings(parsed)
     for colour in (BLACK, WHITE):
         if len(kings[colour]) > 1:
             return kings[colour]
+    by_kind: dict[int, list[int]] = {}
+    for s, v in enumerate(parsed.board):
+        if s and v:
+            by_kind.setdefault(t.face_kind[v >> 1], []).append(s)
     for ki in range(t.nkinds):
-        if ki != t.royal_kind and counts[ki] + pos.hands[BLACK][ki] + pos.hands[WHITE][ki] > t.kind_count[ki]:
+        held = len(by_kind.get(ki, [])) + parsed.hands[BLACK][ki] + parsed.hands[WHITE][ki]
+        if ki != t.royal_kind and held > t.kind_count[ki]:
             return by_kind.get(ki, [])
-    other = pos.turn ^ 1
-    return [pos.kings[other]] if pos.kings[other] else []
+    return kings[parsed.turn ^ 1][:1]
+
+
+def _text(parsed: ParsedPosition, board: list[int]) -> str:
+    side = "b" if parsed.turn == BLACK else "w"
+    return f"{format_board(board, parsed.tables)} {side} {format_hands(parsed.hands, parsed.tables)} {parsed.move_number}"
+
+
+def _with_pieces(svg: str, pos: Position, pieces: list[tuple[int, int]], kanji: bool) -> str:
+    """The diagram ``svg`` of ``pos`` with ``pieces`` ((square, value)) drawn
+    on their squares as the renderer draws a piece (tsume.svg.piece): the
+    pieces the engine could not hold (a side's second king)."""
+    extra = []
+    for square, value in pieces:
+        box = re.search(rf'<rect class="sq[^"]*" data-square="{square}" x="([0-9.]+)" y="([0-9.]+)" '
+                        rf'width="([0-9.]+)"', svg)
+        if box is not None:
+            x, y, size = (float(g) for g in box.groups())
+            extra.append(piece(pos, value, x + 1, y + 1, size - 2, kanji=kanji, square=square))
+    return svg.replace("</svg>", "".join(extra) + "</svg>") if extra else svg
 
 
 def examine(text: str, variant_spec: str, defender: str | None, moves: list[str], kanji: bool = False,
@@ -110,14 +144,24 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
     (the API answers 422); a position that reads but would be rejected comes
     back with ``valid`` false, its ``error`` line and a diagram."""
     variant = get_variant(variant_spec)
-    loose = Position(text, variant, validate=False)
-    out: dict[str, Any] = {"input": loose.fen(), "given_hands": _hand_counts(loose), "variant": variant.spec,
-                           "valid": True, "error": None,
-                           "error_squares": [], "tsume_position": None, "tsume_error": None, "warnings": []}
+    parsed = parse_position(text, variant)
+    t = parsed.tables
+    # A side's kings past its first: the engine holds the rest, the drawing adds them.
+    extra = [(s, parsed.board[s]) for squares in _kings(parsed).values() for s in squares[1:]]
+    board = list(parsed.board)
+    for s, _ in extra:
+        board[s] = 0
+    loose = Position(_text(parsed, board), variant, validate=False)
+    dead = dead_pieces(parsed, variant)
+    out: dict[str, Any] = {
+        "input": _text(parsed, parsed.board), "given_hands": _hand_counts(parsed.hands, t.kind_letters),
+        "variant": variant.spec, "valid": True, "error": None, "error_squares": [], "tsume_position": None,
+        "tsume_error": None, "warnings": [w for _, w in dead], "warning_squares": [s for s, _ in dead],
+    }
     try:
         Position(text, variant)
     except TsumeError as exc:
-        out.update(valid=False, error=str(exc), error_squares=_error_squares(loose))
+        out.update(valid=False, error=str(exc), error_squares=_error_squares(parsed))
     pos = loose
     if out["valid"]:
         try:
@@ -129,8 +173,6 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
         except TsumeError as exc:
             out["tsume_error"] = str(exc)
             pos = Position(text, variant)
-    out["warnings"] = [words for _, words in dead_pieces(loose)]
-    out["warning_squares"] = [s for s, _ in dead_pieces(loose)]
     last = None
     if moves:
         if not out["valid"]:
@@ -149,13 +191,16 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
             out["warnings"].append(f"{COLOUR_NAMES[pos.turn]} (to move) is in check")
         caption = None
     else:
-        out.update(position=loose.fen(), squares=loose.n, side_to_move=COLOUR_NAMES[loose.turn].lower(),
-                   board=[loose.piece_at(s) for s in range(1, loose.n + 1)],
-                   hands={"black": loose.hand_string(BLACK), "white": loose.hand_string(WHITE).lower()},
+        out.update(position=out["input"], squares=len(parsed.board) - 1,
+                   side_to_move=COLOUR_NAMES[parsed.turn].lower(),
+                   board=[_token(parsed, v) if v else None for v in parsed.board[1:]],
+                   hands={"black": format_hands([parsed.hands[BLACK], [0] * t.nkinds], t),
+                          "white": format_hands([[0] * t.nkinds, parsed.hands[WHITE]], t)},
                    legal_moves=[], checks=[])
         caption = f"Not legal: {out['error']}"
-    out["hand_counts"] = _hand_counts(pos)
+    out["hand_counts"] = _hand_counts([pos.hand_counts(BLACK), pos.hand_counts(WHITE)], t.kind_letters)
     # (An illegal position's check is not asked: with two kings it means nothing.)
-    out["svg"] = draw(pos, kanji=kanji, lastmove=last, caption=caption, standalone=standalone,
-                      check=None if out["valid"] else False)
+    svg = draw(pos, kanji=kanji, lastmove=last, caption=caption, standalone=standalone,
+               check=None if out["valid"] else False)
+    out["svg"] = _with_pieces(svg, pos, extra, kanji)
     return out
