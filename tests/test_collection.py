@@ -322,3 +322,14 @@ def test_an_indented_line_continues_the_value_above():
 def test_a_continuation_with_nothing_to_continue_is_refused(text, words):
     with pytest.raises(CollectionError, match=words):
         loads(text, "x.tsume")
+def test_bundled_path_names_only_the_bundled_collections(tmp_path, monkeypatch):
+    from tsume.collection import bundled_path, locate
+
+    (tmp_path / "examples.tsume").write_text("[decoy]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = bundled_path("examples")
+    assert found is not None and found.parent != tmp_path and [p.id for p in load(found)][0] == "ito-01"
+    assert bundled_path("examples.tsume") == found
+    assert locate("examples.tsume") == Path("examples.tsume")  # a path is read as a path
+    for name in ("nosuch", "./examples", "../examples", "", ".tsume", "a\x00b", "x" * 5000):
+        assert bundled_path(name) is None, name

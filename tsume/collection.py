@@ -39,7 +39,8 @@ from .problem import DefenderHand
 from .problem import Problem as Tsume
 from .variant import Variant, get_variant
 
-__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
+__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names",
+           "bundled_path"]
 
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
               "provenance", "rating")
@@ -371,6 +372,25 @@ def _has_folder(name: str | os.PathLike) -> bool:
     return any(sep in text for sep in (os.sep, os.altsep) if sep)
 
 
+def bundled_path(name: str) -> Path | None:
+    """The bundled collection ``name`` (``examples`` or ``examples.tsume``),
+    or None: never a file of the current folder, whatever its name (the
+    studio serves the bundled collections and nothing beside its root)."""
+    if not isinstance(name, str) or _has_folder(name) or "\x00" in name:
+        return None
+    stem = name[: -len(".tsume")] if name.endswith(".tsume") else name
+    if not stem or stem.startswith("."):
+        return None
+    for folder in _BUNDLED_DIRS:
+        candidate = folder / f"{stem}.tsume"
+        try:
+            if candidate.is_file():
+                return candidate
+        except (OSError, ValueError):  # a name the system refuses: too long
+            return None
+    return None
+
+
 def locate(name: str | os.PathLike) -> Path:
     """The collection file ``name`` names: an existing path, else a bundled
     collection by name (``examples`` or ``examples.tsume``), so that the
@@ -381,12 +401,9 @@ def locate(name: str | os.PathLike) -> Path:
     try:
         if p.is_file():
             return p
-        stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
-        if not _has_folder(name):
-            for folder in _BUNDLED_DIRS:
-                candidate = folder / f"{stem}.tsume"
-                if candidate.is_file():
-                    return candidate
+        found = None if _has_folder(name) else bundled_path(os.fspath(p))
+        if found is not None:
+            return found
     except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
         raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
     if _has_folder(name):  # names no bundled collection: "./examples" is a path
