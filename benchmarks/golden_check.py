@@ -70,7 +70,7 @@ def main() -> int:
     if bad or args.every < 1 or args.workers < 1:
         ap.error(f"unknown part or collection: {', '.join(bad)}" if bad else "--every and --workers take 1 or more")
     files = [f for p in parts for f in (ga.perft_files(Path(args.dir)) if p == "perft" else [p])]
-    print(f"engine: Rust (tsume._engine); files: {', '.join(files)}", flush=True)
+    print(f"files: {', '.join(files)}", flush=True)
     tasks = [t for f in files for t in tasks_for(f, args)]
     counts = {f: 0 for f in files}
     differing = {f: 0 for f in files}

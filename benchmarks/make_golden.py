@@ -5,8 +5,9 @@
 Parts (``--parts``, default all):
 
 * ``perft``: the perft divides of every position the rules tests look at
-  (collected by running them with the ``tests/golden_positions.py`` plugin and
-  the pure-Python engine), of the variants' start positions, and of seeded
+  (the positions the perft files record, or ``--positions FILE``: a JSON list
+  of ``[variant spec, position, [test files]]``), of the variants' start
+  positions, and of seeded
   random positions; each to the greatest depth within
   ``tests/golden_answers.py``'s ``PERFT_LEAVES`` leaves.  Written as
   ``perft-rules.json``, ``perft-cross.json`` (the positions only
@@ -29,10 +30,8 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -65,26 +64,25 @@ def about() -> dict:
                                 check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = None
-    return {"made_by": "benchmarks/make_golden.py", "engine": "rust",
-            "tsume_version": tsume.__version__, "commit": commit}
+    return {"made_by": "benchmarks/make_golden.py", "tsume_version": tsume.__version__, "commit": commit}
 
 
 # --- perft ----------------------------------------------------------------------------------------
 
 
-def collect_test_positions(log: Log) -> list[list]:
-    """[spec, position, [test files]] for every position the rules tests look at."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "positions.json"
-        env = dict(os.environ, TSUME_PURE_PYTHON="1", TSUME_GOLDEN_POSITIONS=str(out),
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")])))
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "golden_positions", "-p", "no:cacheprovider",
-               *(f"tests/{name}" for name in ga.RULES_TESTS)]
-        log("collecting positions: " + " ".join(cmd[1:]))
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SystemExit(f"the rules tests failed; no positions collected:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-        return json.loads(out.read_text(encoding="utf-8"))
+def recorded_positions(log: Log) -> list[list]:
+    """[spec, position, [test files]] for every test position the perft files
+    already record (the rules tests' positions were collected once, from the
+    engine they were written against; start and random positions are made
+    again by :func:`perft_tasks`)."""
+    rows = []
+    for group in ("rules", "cross"):
+        for entry in ga.read(f"perft-{group}")["positions"]:
+            files = [src for src in entry.get("sources", []) if src.endswith(".py")]
+            if files:
+                rows.append([entry["variant"], entry["position"], files])
+    log(f"perft: {len(rows)} recorded test positions")
+    return rows
 
 
 def perft_tasks(rows: list[list]) -> list[tuple[str, str, str, list[str], tuple[int, int]]]:
@@ -122,7 +120,7 @@ def _perft_job(task):
 
 
 def make_perft(args, log: Log) -> float:
-    rows = json.loads(Path(args.positions).read_text(encoding="utf-8")) if args.positions else collect_test_positions(log)
+    rows = json.loads(Path(args.positions).read_text(encoding="utf-8")) if args.positions else recorded_positions(log)
     tasks = perft_tasks(rows)
     log(f"perft: {len(tasks)} positions ({', '.join(f'{g} {sum(t[0] == g for t in tasks)}' for g in PERFT_GROUPS)})")
     groups: dict[str, list] = {g: [] for g in PERFT_GROUPS}
@@ -222,7 +220,7 @@ def main() -> int:
     if bad:
         ap.error(f"unknown part or collection: {', '.join(bad)}")
     log = Log(args.log)
-    log(f"engine: Rust; parts {', '.join(parts)}; workers {args.workers}")
+    log(f"parts {', '.join(parts)}; workers {args.workers}")
     for part in parts:
         cpu = make_perft(args, log) if part == "perft" else make_answers(part, args, log)
         log(f"{part}: done, {cpu:.0f} CPU s in the workers")

@@ -23,11 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tsume import Position, Variant, get_variant
-from tsume.collection import Problem, load, locate
-from tsume.conventions import tsume_position
+from tsume import Limits, Position, Variant, get_variant
+from tsume.collection import Record as Problem
+from tsume.collection import load, locate
 from tsume.perft import divide, perft
-from tsume.problem import DefenderHand
 from tsume.solve import solve
 from tsume.variant import VARIANTS
 from tsume.verify import LENGTH_BUDGET, verify
@@ -238,9 +237,7 @@ def problem_input(problem: Problem) -> dict[str, Any]:
 def solve_answer(problem: Problem, node_limit: int | None = None, progress=None) -> tuple[dict, dict]:
     """``tsume solve --file F --id X``'s answer (the call solve_command makes in
     tsume/cli.py), and the nodes it took."""
-    variant = get_variant(problem.variant)
-    pos = tsume_position(problem.position, variant, defender_hand=problem.defender)
-    r = solve(pos, variant=variant, defender_hand=DefenderHand.held(pos), node_limit=node_limit, progress=progress)
+    r = solve(problem.problem(), limits=Limits(nodes=node_limit), progress=progress)
     return {
         "variant": r.variant,
         "position": r.position,
@@ -262,8 +259,8 @@ def verify_answer(problem: Problem, node_limit: int | None = None, progress=None
     """``tsume verify --file F --id X``'s report (the call verify_command makes
     in tsume/cli.py: not strict, no longer-ok exception, the default length
     budget), and the nodes it took."""
-    r = verify(problem, variant=problem.variant, defender_hand=None, strict=False, longer_with_leftover_ok=False,
-               node_limit=node_limit, progress=progress, length_budget=LENGTH_BUDGET)
+    r = verify(problem, strict=False, longer_with_leftover_ok=False, limits=Limits(nodes=node_limit),
+               progress=progress, length_budget=LENGTH_BUDGET)
     return {
         "variant": r.variant,
         "position": r.position,
@@ -284,7 +281,17 @@ def verify_answer(problem: Problem, node_limit: int | None = None, progress=None
     }, {"nodes": r.stats.get("nodes")}
 
 
-ANSWER = {"solve": solve_answer, "verify": verify_answer}
+def _plain(answer_of):
+    """``answer_of`` with its answer as the files hold it: plain JSON values
+    (a status or verdict enum becomes its word)."""
+    @functools.wraps(answer_of)
+    def plain(*args: Any, **kwargs: Any) -> tuple[dict, dict]:
+        answer, info = answer_of(*args, **kwargs)
+        return json.loads(json.dumps(answer)), info
+    return plain
+
+
+ANSWER = {"solve": _plain(solve_answer), "verify": _plain(verify_answer)}
 
 
 def answer_entry(part: str, collection: str, problem: Problem, node_limit: int | None = None,

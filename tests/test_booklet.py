@@ -373,6 +373,29 @@ def test_verify_exit_status(tmp_path, ids, status, marked):
     assert bool(root.find_all("div", "verdict")) == marked
 
 
+def test_a_proven_no_mate_is_an_answer_and_a_limit_is_not(tmp_path):
+    # Without --verify a problem with no mate is shown as such and named, and
+    # the booklet is a success; one a limit left open is a failure (exit 1).
+    out = tmp_path / "b.html"
+    r = run("booklet", "flawed", "--id", UNSOUND, "--id", SOUND, "-o", str(out))
+    assert r.exit_code == 0, r.output + r.stderr
+    assert f"no mate: {UNSOUND}" in r.stderr and "not settled" not in r.stderr
+    assert "The solver finds no mate." in out.read_text(encoding="utf-8")
+    r = run("booklet", "flawed", "--id", SOUND, "--nodes", "1", "-o", str(out))
+    assert r.exit_code == 1, r.output + r.stderr
+    assert f"not settled: {SOUND}" in r.stderr
+
+
+def test_every_bundled_collection_makes_a_booklet(tmp_path):
+    # Exit 0 for each: every problem settled, a proven "no mate" shown as such.
+    from tsume.collection import bundled_names
+
+    for name in ("examples", "flawed", "records"):
+        assert name in bundled_names()
+        r = run("booklet", name, "-q", "-o", str(tmp_path / f"{name}.html"))
+        assert r.exit_code == 0, (name, r.output + r.stderr)
+
+
 # --- the command -----------------------------------------------------------------------------------------
 
 

@@ -285,3 +285,51 @@ def test_save_keeps_a_live_writers_temporary_and_removes_a_dead_ones(tmp_path):
     os.utime(live, (old, old))
     save(path, [Problem(id="z", position="k1P2H25 b G")])
     assert sorted(f.name for f in tmp_path.iterdir()) == sorted(["c.tsume", other.name, mine.name])
+
+
+# --- continuation lines ------------------------------------------------------------------------------
+
+
+def test_a_long_value_is_saved_on_continuation_lines_and_read_back(tmp_path):
+    from tsume.collection import WIDTH, Record, save
+
+    moves = ["3-4", "2-1", "G*5", "1-3", "5-1"] * 12  # 60 moves: far wider than a line
+    notes = "a  run of spaces stays, #5 is text, and a lone \\# too " * 4
+    record = Record(id="long", position="1kT3H24 b G 1", solution=moves, notes=notes.strip(),
+                    rating="score=1.0; " * 30)
+    path = tmp_path / "long.tsume"
+    save(path, [record])
+    text = path.read_text(encoding="utf-8")
+    assert max(len(line) for line in text.split("\n")) <= WIDTH
+    assert any(line.startswith("  ") for line in text.split("\n"))
+    back = load(path)[0]
+    assert back.solution == moves and back.notes == record.notes and back.rating == record.rating.strip()
+
+
+def test_an_indented_line_continues_the_value_above():
+    text = "[a]\nposition: 1kT3H24 b G 1\nsolution: 3-4 2-1\n  G*5 1-3   # the rest\n\t5-1\nnotes: one\n two\n"
+    r = loads(text)[0]
+    assert r.solution == ["3-4", "2-1", "G*5", "1-3", "5-1"] and r.notes == "one two"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[a]\n  position: 1kT3H24 b G 1\n", "there is none"),            # nothing above to continue
+    ("[a]\nposition: 1kT3H24 b G 1\n  title: x\n", "'title' is indented"),  # a key, indented
+    ("[a]\nposition: 1kT3H24 b G 1\nnotes: x\n\n  more\n", "there is none"),  # a blank line ends a value
+    ("[a]\nposition: 1kT3H24 b G 1\nnotes: x\n# c\n  more\n", "there is none"),  # so does a comment
+    ("  variant: ito\n[a]\nposition: 1kT3H24 b G 1\n", "there is none"),
+])
+def test_a_continuation_with_nothing_to_continue_is_refused(text, words):
+    with pytest.raises(CollectionError, match=words):
+        loads(text, "x.tsume")
+def test_bundled_path_names_only_the_bundled_collections(tmp_path, monkeypatch):
+    from tsume.collection import bundled_path, locate
+
+    (tmp_path / "examples.tsume").write_text("[decoy]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = bundled_path("examples")
+    assert found is not None and found.parent != tmp_path and [p.id for p in load(found)][0] == "ito-01"
+    assert bundled_path("examples.tsume") == found
+    assert locate("examples.tsume") == Path("examples.tsume")  # a path is read as a path
+    for name in ("nosuch", "./examples", "../examples", "", ".tsume", "a\x00b", "x" * 5000):
+        assert bundled_path(name) is None, name

@@ -503,10 +503,9 @@ def test_the_spread_target_shares_the_count_over_the_lengths():
 
 # --- the state beside the collection ------------------------------------------------------------
 
-#: The longest line a collection may have: a long solution fits, a dump of state does not.
-MAX_LINE = 400
-#: The longest comment line.
-MAX_COMMENT = 200
+#: The longest line a collection may have (tsume.collection.WIDTH: longer
+#: values go on continuation lines); a dump of state does not fit.
+MAX_LINE = MAX_COMMENT = 100
 
 
 def assert_for_people(path: Path) -> None:

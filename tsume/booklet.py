@@ -22,9 +22,11 @@ and any that is not sound is marked with the findings that make it so.
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from pathlib import Path
 
 from .arguments import check_callback, check_flag
 from .collection import Record
@@ -75,10 +77,15 @@ class Entry:
     verdict: Verdict | None = None
     #: The verifier's findings, one readable line each, when verified.
     findings: list[str] = field(default_factory=list)
+    #: The play tree (tsume.play.play_tree) with its SVG frames, for the play mode.
+    play: dict | None = None
 
 
-def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS) -> Entry:
-    """Solve (and with ``verify`` verify) one problem for a booklet, within ``limits``."""
+def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS,
+            play: bool = False, kanji: bool = False) -> Entry:
+    """Solve (and with ``verify`` verify) one problem for a booklet, within
+    ``limits``; with ``play``, also build its play tree and the diagrams of
+    every position in it (``kanji`` for their faces)."""
     tsume = record.problem()
     entry = Entry(number=number, problem=record, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
@@ -100,6 +107,11 @@ def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits
         entry.variations.append((v.ply, v.readable, length, list(v.readable_line)))
         if v.useless:
             entry.useless.add((v.ply, v.readable))
+    if play:
+        from .play import frames, play_tree
+
+        tree = play_tree(tsume, limits=limits)
+        entry.play = {**tree, "frames": frames(tree, kanji=kanji)}
     return entry
 
 
@@ -322,6 +334,34 @@ _SCRIPT = """
 """
 
 
+#: The play mode's script and style sheet, shared with the studio.
+_ASSETS = Path(__file__).resolve().parent / "studio" / "static"
+
+_PLAY_GLUE = """
+document.querySelectorAll('.play').forEach((box) => {
+  const start = box.querySelector('button.play-start');
+  start.addEventListener('click', () => {
+    const data = JSON.parse(box.querySelector('script.play-data').textContent);
+    start.hidden = true;
+    createPlayer(box.querySelector('.play-area'), data);
+  });
+});
+"""
+
+
+def _asset(name: str) -> str:
+    return (_ASSETS / name).read_text(encoding="utf-8")
+
+
+def _play_box(entry: Entry) -> str:
+    """The play mode of one problem: a button, and its play tree as JSON
+    (``<`` escaped, so that no text in it can end the script element)."""
+    data = json.dumps(entry.play, separators=(",", ":")).replace("<", "\\u003c")
+    return (f'<div class="play" id="play-{entry.number}"><button type="button" class="play-start">'
+            f'Solve it yourself</button><div class="play-area"></div>'
+            f'<script type="application/json" class="play-data">{data}</script></div>')
+
+
 def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanji: bool = False,
            source: str | None = None) -> str:
     """The HTML document of prepared entries (see the module's docstring)."""
@@ -348,6 +388,7 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="tsume {escape(__version__)}">',
         f"<title>{escape(title)}</title><style>{_CSS}</style>",
+        f"<style>{_asset('play.css')}</style>" if any(e.play is not None for e in entries) else "",
         # The diagrams' own style sheet, once for all of them.
         STYLE.replace("<style>", '<style id="tsume-board-style">'),
         "</head><body>",
@@ -364,6 +405,8 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
                    f'{board(e.position, kanji=kanji, standalone=False)}</div>')
         out.append(f'<p class="hands">{_hands_line(e)}</p>')
         out.append(_verdict(e))
+        if e.play is not None:
+            out.append(_play_box(e))
         body = f'<div class="solution" id="solution-{e.number}" data-id="{escape(e.problem.id)}">'
         if solutions == "inline":
             out.append(f'{body}<div class="solution-body" id="solution-body-{e.number}">{_solution(e, kanji)}'
@@ -381,7 +424,11 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
             out.append(f'<div class="solution" id="solution-{e.number}" data-id="{escape(e.problem.id)}">'
                        f'<div class="solution-body" id="solution-body-{e.number}">{_solution(e, kanji)}</div></div>')
         out.append("</section>")
-    out.append(f"<script>{_SCRIPT}</script></body></html>")
+    out.append(f"<script>{_SCRIPT}</script>")
+    if any(e.play is not None for e in entries):
+        # The studio's play mode, inlined: one script for both (tsume/studio/static/play.js).
+        out.append(f'<script type="module">{_asset("play.js")}\n{_PLAY_GLUE}</script>')
+    out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
@@ -395,16 +442,19 @@ def build(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[int, int, Entry], None] | None = None,
+    play: bool = False,
 ) -> str:
     """A booklet of ``problems`` (collection records) as one self-contained HTML document.
 
     ``title`` defaults to "Tsume" plus the ``source`` name; ``solutions`` is
     one of :data:`SOLUTIONS`; ``verify`` verifies every problem and marks any
-    that is not sound; ``kanji`` draws kanji on the pieces.  ``limits``
-    (:class:`~tsume.limits.Limits`, by default :data:`DEFAULT_LIMITS`) bound
-    the solver (or verifier) per problem.  ``progress(done, total, entry)``
-    is called after each problem.  A bad argument raises a
-    :class:`~tsume.errors.TsumeError`.
+    that is not sound; ``kanji`` draws kanji on the pieces; ``play`` adds a
+    "Solve it yourself" mode to each problem, its play tree
+    (:func:`tsume.play.play_tree`) embedded, so that it works offline.
+    ``limits`` (:class:`~tsume.limits.Limits`, by default
+    :data:`DEFAULT_LIMITS`) bound the solver (or verifier, or the play tree)
+    per problem.  ``progress(done, total, entry)`` is called after each
+    problem.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
     if (isinstance(problems, (str, bytes)) or not isinstance(problems, Sequence)
             or not all(isinstance(p, Record) for p in problems)):
@@ -417,11 +467,11 @@ def build(
         raise ArgumentError(f"title must be a string, not {type(title).__name__}")
     if not isinstance(limits, Limits):
         raise ArgumentError(f"limits must be a tsume.Limits, not {type(limits).__name__}")
-    verify, kanji = check_flag(verify, "verify"), check_flag(kanji, "kanji")
+    verify, kanji, play = check_flag(verify, "verify"), check_flag(kanji, "kanji"), check_flag(play, "play")
     progress = check_callback(progress)
     entries = []
     for i, pr in enumerate(problems, 1):
-        entry = prepare(pr, i, verify=verify, limits=limits)
+        entry = prepare(pr, i, verify=verify, limits=limits, play=play, kanji=kanji)
         entries.append(entry)
         if progress is not None:
             progress(i, len(problems), entry)

@@ -1016,7 +1016,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     Exit status: 0 when it stopped on --count or --time-limit, 2 on bad input,
     74 when FILE could not be written, 130 on Ctrl-C (FILE holds every problem
     accepted until then)."""
-    from .compose.run import compose, settings_from
+    from .compose.run import accepted_json, compose, settings_from
     from .shards import shard_executor
 
     if count is None and time_limit is None:
@@ -1026,12 +1026,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
                              length=length, strict=strict, parents=parents, per_length=per_length)
     def accepted(problem: Record, record: dict) -> None:
         if as_json:
-            echo(json.dumps({
-                "id": problem.id, "variant": problem.variant, "position": problem.position,
-                "defender": problem.defender, "length": problem.length, "solution": problem.solution,
-                "score": record["score"], "stars": record["stars"], "features": record["features"],
-                "provenance": problem.fields("provenance"),
-            }))
+            echo(json.dumps(accepted_json(problem, record)))
 
     try:
         with shard_executor(scheduler, threads, workers) as executor:
@@ -1061,20 +1056,24 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @click.option("--verify", "do_verify", is_flag=True, help="Verify every problem first and mark any that is not sound.")
 @click.option("--kanji", is_flag=True, help="The kanji of each piece's shogi name on the diagrams, where it has one.")
 @click.option("--id", "pids", multiple=True, metavar="ID", help="Only this problem (repeat for several; default: all).")
+@click.option("--play", is_flag=True,
+              help="A 'Solve it yourself' mode for each problem, its play tree embedded (works offline).")
 @limit_options
 @quiet_option
 @friendly_errors
 def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, kanji: bool,
-                    pids: tuple[str, ...], time_limit: float | None, node_limit: int | None,
+                    pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
                     memory_mb: float | None, quiet: bool) -> None:
     """Make an HTML booklet of the problems in FILE: numbered diagrams, solutions you can step through.
 
     FILE is a collection path or the name of a bundled one.  The page is
     self-contained (no network) and prints as a booklet.  Limits are per
     problem (default: 5,000,000 nodes).  Exit status: 0 written, 1 written
-    but some problem is unsound or unsettled (with --verify; a flawed one is
-    marked but counts as `tsume verify` counts it) or has no solution found,
-    2 bad input, 74 the file could not be written.
+    but a limit left some problem unsettled or, with --verify, some problem
+    is unsound (a flawed one is marked but counts as `tsume verify` counts
+    it), 2 bad input, 74 the file could not be written.  A problem proven to
+    have no mate is an answer: the booklet shows it and the closing line
+    names it.
     """
     from .booklet import DEFAULT_NODE_LIMIT, build
 
@@ -1085,12 +1084,16 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     if pids:
         problems = [find(problems, pid, str(path)) for pid in pids]
     troubled: list[str] = []
+    no_mate: list[str] = []
     status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
-        # As `tsume verify` exits: a flawed problem is marked, not a failure.
-        if entry.status != Status.MATE or entry.verdict not in (None, Verdict.SOUND, Verdict.FLAWED):
+        # As `tsume verify` exits: a flawed problem is marked, not a failure;
+        # a proven "no mate" is an answer, unsound only when verifying.
+        if entry.status == Status.UNKNOWN or entry.verdict in (Verdict.UNSOUND, Verdict.UNKNOWN):
             troubled.append(entry.problem.id)
+        elif entry.status == Status.NOMATE:
+            no_mate.append(entry.problem.id)
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
         status.start(done, entry.problem.id, word)
 
@@ -1098,7 +1101,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     try:
         limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
         html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
-                     source=name, progress=report)
+                     source=name, progress=report, play=play)
     finally:
         status.clear()
     try:
@@ -1106,9 +1109,54 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
-        extra = f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
+        extra = f"; no mate: {', '.join(no_mate)}" if no_mate else ""
+        extra += f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
+
+
+# --- serve ----------------------------------------------------------------------------------------
+
+
+def _check_port(value: int, name: str) -> int:
+    if not 0 <= value <= 65535:
+        raise ArgumentError(f"{name} must be from 0 to 65535 (0: any free port), not {value}")
+    return value
+
+
+@main.command("serve")
+@click.option("--port", type=_Number("--port", _check_port, whole=True, max_digits=5), default=8000,
+              show_default=True, metavar="P", help="The port to listen on (0: any free port; the address is printed).")
+@click.option("--root", default=".", show_default=True, metavar="DIR",
+              help="The folder whose .tsume files the studio may read and write (nothing outside it).")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="HOST",
+              help="The address to listen on; anything but a loopback address opens the studio to the network.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the studio in the default web browser.")
+@click.option("--jobs", "parallel", type=COUNT, default=2, show_default=True, metavar="N",
+              help="Jobs (solve, verify, compose...) that run at once; up to four times as many may wait.")
+@friendly_errors
+def serve_command(port: int, root: str, host: str, open_browser: bool, parallel: int) -> None:
+    """Start the studio, a local web application to set up, solve, verify,
+    compose and play problems (docs/studio.md), and serve it until Ctrl-C.
+
+    Exit status: 130 when stopped (Ctrl-C), 2 bad input (a --root that is not
+    a folder, a port in use)."""
+    from .studio.server import is_loopback, serve
+
+    if not Path(root).is_dir():
+        raise ArgumentError(f"--root {quote(root)}: not a folder")
+    if not is_loopback(host):
+        click.echo(f"tsume: warning: the studio has no authentication: anyone who can reach {host}:{port} "
+                   f"can run jobs and read and write the .tsume files under {Path(root).resolve()}", err=True)
+
+    def say(line: str) -> None:
+        try:
+            click.echo(line)
+            sys.stdout.flush()
+        except OSError:
+            pass
+
+    serve(root, host=host, port=port, open_browser=open_browser, parallel=parallel, max_jobs=4 * parallel, say=say)
 
 
 # --- census ---------------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ from .problem import DefenderHand
 from .problem import Problem as Tsume
 from .variant import Variant, get_variant
 
-__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names"]
+__all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names",
+           "bundled_path"]
 
 KNOWN_KEYS = ("variant", "position", "defender", "length", "solution", "title", "author", "tags", "notes",
               "provenance", "rating")
@@ -71,6 +72,34 @@ def _write_value(value: str) -> str:
     if "#" not in value:  # the common case: no regex scan of a long value
         return value
     return _COMMENT.sub(lambda m: "\\" + m.group(0), value)
+
+
+#: The widest line :func:`save` writes: a longer value goes on indented
+#: continuation lines (docs/problems.md).
+WIDTH = 100
+
+
+def _wrap(line: str, width: int = WIDTH) -> str:
+    """``line`` (``key: value``) broken at single spaces into lines of at most
+    ``width`` characters where it can be, each after the first indented by two
+    spaces; :func:`loads` joins them back with one space.  A run of spaces is
+    never broken (joining would shorten it), nor a break made before a word
+    that starts with ``#`` (the line would read as a comment) or right after
+    the key."""
+    if len(line) <= width:
+        return line
+    out: list[str] = []
+    rest, lo = line, line.find(": ") + 2
+    while len(rest) > width:
+        cut = rest.rfind(" ", lo, width + 1)
+        while cut > lo and (rest[cut - 1] == " " or rest[cut + 1:cut + 2] in ("", " ", "#")):
+            cut = rest.rfind(" ", lo, cut)
+        if cut <= lo:
+            break  # one word longer than a line: it stays whole
+        out.append(rest[:cut])
+        rest, lo = "  " + rest[cut + 1:], 2
+    out.append(rest)
+    return "\n".join(out)
 
 
 def _tag(pid: str) -> str:
@@ -181,7 +210,7 @@ class Record:
         values += [("title", self.title or None), ("author", self.author or None),
                    ("tags", ", ".join(self.tags) or None)]
         values += [(key, getattr(self, key) or None) for key in ("notes", "provenance", "rating")]
-        return "\n".join([f"[{self.id}]"] + [f"{key}: {_write_value(v)}" for key, v in values if v is not None])
+        return "\n".join([f"[{self.id}]"] + [_wrap(f"{key}: {_write_value(v)}") for key, v in values if v is not None])
 
 
 #: Another name for :class:`Record`.
@@ -258,12 +287,28 @@ def loads(text: str, name: str = "<string>") -> list[Record]:
 
     if text.startswith("\ufeff"):
         text = text[1:]
+    # The key whose value an indented line continues (None: no value open).
+    open_key: str | None = None
     # split("\n"), not splitlines(): the latter also breaks at \f, \x85, U+2028
     # and others, and the line numbers would disagree with the user's editor.
     for line_no, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()  # also drops the \r of a \r\n ending
         if not line or line.startswith("#"):
+            open_key = None  # a blank line or a comment ends a value
             continue
+        if raw[:1] in (" ", "\t"):
+            in_problem = f"{_tag(current_id[0])} " if current_id else ""
+            if open_key is None or current is None:
+                raise CollectionError(f"{name}:{line_no}: {in_problem}an indented line continues the value of the "
+                                      f"line above it, and there is none: {quote(line)}")
+            key = line.partition(":")[0].strip().lower()
+            if ":" in line and key in KNOWN_KEYS:
+                raise CollectionError(f"{name}:{line_no}: {in_problem}{quote(key)} is indented: an indented line "
+                                      "continues the value above it; start a key at the beginning of its line")
+            value, first_line = current[open_key]
+            current[open_key] = (f"{value} {_read_value(line)}".strip(), first_line)
+            continue
+        open_key = None
         if line.startswith("["):
             line = _read_value(line)  # "[id]  # a comment"
             if not line.endswith("]"):
@@ -298,6 +343,7 @@ def loads(text: str, name: str = "<string>") -> list[Record]:
         if key in current:
             raise CollectionError(f"{name}:{line_no}: {in_problem}key {key!r} given twice")
         current[key] = (value, line_no)
+        open_key = key
     finish()
     if not problems:
         raise CollectionError(f"{name}: holds no problem")
@@ -326,6 +372,25 @@ def _has_folder(name: str | os.PathLike) -> bool:
     return any(sep in text for sep in (os.sep, os.altsep) if sep)
 
 
+def bundled_path(name: str) -> Path | None:
+    """The bundled collection ``name`` (``examples`` or ``examples.tsume``),
+    or None: never a file of the current folder, whatever its name (the
+    studio serves the bundled collections and nothing beside its root)."""
+    if not isinstance(name, str) or _has_folder(name) or "\x00" in name:
+        return None
+    stem = name[: -len(".tsume")] if name.endswith(".tsume") else name
+    if not stem or stem.startswith("."):
+        return None
+    for folder in _BUNDLED_DIRS:
+        candidate = folder / f"{stem}.tsume"
+        try:
+            if candidate.is_file():
+                return candidate
+        except (OSError, ValueError):  # a name the system refuses: too long
+            return None
+    return None
+
+
 def locate(name: str | os.PathLike) -> Path:
     """The collection file ``name`` names: an existing path, else a bundled
     collection by name (``examples`` or ``examples.tsume``), so that the
@@ -336,12 +401,9 @@ def locate(name: str | os.PathLike) -> Path:
     try:
         if p.is_file():
             return p
-        stem = p.name[: -len(".tsume")] if p.name.endswith(".tsume") else p.name
-        if not _has_folder(name):
-            for folder in _BUNDLED_DIRS:
-                candidate = folder / f"{stem}.tsume"
-                if candidate.is_file():
-                    return candidate
+        found = None if _has_folder(name) else bundled_path(os.fspath(p))
+        if found is not None:
+            return found
     except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
         raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
     if _has_folder(name):  # names no bundled collection: "./examples" is a path

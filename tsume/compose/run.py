@@ -56,7 +56,7 @@ from .state import load as load_state
 from .state import save as save_state
 
 __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settings_from", "spread_target",
-           "settings_differences", "merge_pool"]
+           "settings_differences", "merge_pool", "accepted_json"]
 
 #: The stages a candidate that mates can stop at.
 MATING = ("length", "te-amari", "unsound", "accepted")
@@ -345,6 +345,18 @@ def _problem(settings: Settings, record: dict, serial: int, version: str) -> Pro
                     f"tool=tsume {version}" + (f"; removed={' '.join(record['removed'])}" if record["removed"] else "")),
         rating=f"score={record['score']}; stars={record['stars']}; {rating}",
     )
+
+
+def accepted_json(problem: Problem, record: dict) -> dict:
+    """An accepted problem as ``tsume compose --json`` prints it (and the
+    studio shows it): the problem's keys, its score, stars and features, and
+    its provenance as a dict."""
+    return {
+        "id": problem.id, "variant": problem.variant, "position": problem.position,
+        "defender": problem.defender, "length": problem.length, "solution": problem.solution,
+        "score": record["score"], "stars": record["stars"], "features": record["features"],
+        "provenance": problem.fields("provenance"),
+    }
 
 
 def _lengths(settings: Settings) -> list[int]:

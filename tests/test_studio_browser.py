@@ -1,0 +1,395 @@
+"""The studio in a real browser: Debian's Chromium, headless, driven by
+Playwright, against the real server (``tsume serve --port 0``) started here.
+
+Every test checks what the page shows against the engine, and that the page
+logged no console error and asked nothing of any host but the studio.  The
+booklet's play mode is played offline (a file, no server).  Skipped, with the
+reason, without Chromium, Playwright or the studio extra (as
+tests/test_browser.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from studio_server import Studio, click_square, descendants, wait_js
+from test_browser import _READ_DIAGRAM, _check_diagram, browser  # noqa: F401 - the fixture
+from tsume.collection import find, load, locate
+from tsume.problem import tsume_position
+from tsume.play import play_tree
+from tsume.position import Position
+from tsume.solve import solve
+
+pytest.importorskip("fastapi", reason="the studio extra is not installed (pip install 'tsume[studio]')")
+pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install 'tsume[studio]')")
+
+pytestmark = pytest.mark.slow
+
+LONG = "15k15 b 2T2C2H2G"
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    server = Studio(tmp_path_factory.mktemp("studio-root"))
+    yield server
+    code, err = server.stop()
+    assert code == 130 and "Traceback" not in err, err
+
+
+class StudioPage:
+    """The studio in a tab, every console error and every request collected."""
+
+    def __init__(self, browser, studio: Studio) -> None:
+        self.studio = studio
+        self.page = browser.new_page(viewport={"width": 1200, "height": 1000})
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(studio.url)
+        self.page.wait_for_selector("body[data-ready=true]", timeout=30_000)
+
+    def close(self) -> None:
+        # No console error, and nothing asked of any host but the studio.
+        assert self.errors == []
+        outside = [u for u in self.requests if not u.startswith(self.studio.url) and not u.startswith("blob:")]
+        assert outside == []
+        self.page.close()
+
+    def tab(self, name: str) -> None:
+        self.page.click(f"#tab-{name}")
+
+    def open_problem(self, collection: str, pid: str) -> None:
+        self.tab("collections")
+        self.page.select_option("#collection", collection)
+        self.page.click(f'#problems tr[data-id="{pid}"] button.open')
+        pr = find(load(locate(collection)), pid)
+        given = Position(pr.position, pr.variant, validate=False).fen()
+        wait_js(self.page, f"document.getElementById('pid').value === {json.dumps(pid)} && "
+                           f"document.getElementById('position').value === {json.dumps(given)}")
+
+    def board(self, selector: str) -> dict:
+        return self.page.locator(f"{selector} svg").evaluate(_READ_DIAGRAM)
+
+
+@pytest.fixture
+def page(browser, studio):  # noqa: F811 - the fixture imported above
+    p = StudioPage(browser, studio)
+    yield p
+    p.close()
+
+
+def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
+    pg = page.page
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('position').value.startsWith('31 ')")
+    for token, square in (("k", 1), ("P", 3), ("H", 6)):
+        pg.click(f'#palette button[data-token="{token}"]')
+        click_square(pg, '#editor-board', square)
+    pg.click('#hands .hand-editor.black button[data-letter="G"][data-delta="1"]')
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b G 1'")
+    assert "A legal problem" in pg.inner_text("#check-line")
+    seen = page.board("#editor-board")
+    _check_diagram(seen, tsume_position("k1P2H25 b G"), "set up by clicks")
+    # What the engine rejects is said at once, in one line, on the board: a second White king.
+    pg.click('#palette button[data-token="k"]')
+    click_square(pg, '#editor-board', 10)
+    pg.wait_for_selector("#check-line.bad")
+    assert pg.inner_text("#check-line") == "board: two White kings (second on square 10)"
+    assert pg.locator("#editor-board rect.sq.error").evaluate_all("rs => rs.map(r => r.dataset.square)") == ["1", "10"]
+    assert "Not legal" in pg.locator("#editor-board svg .caption").text_content()
+    drawn = page.board("#editor-board")  # both kings drawn, each inside its square
+    assert drawn["pieces"]["1"] == "k" and drawn["pieces"]["10"] == "k" and not drawn["misplaced"]
+    # Move that king by select-and-click, then by keys: promote nothing (a king), remove it.
+    pg.click('#palette button:text-is("Move")')
+    click_square(pg, '#editor-board', 10)
+    click_square(pg, '#editor-board', 12)
+    wait_js(pg, "document.getElementById('position').value.startsWith('k1P2H5k')")
+    pg.focus("#editor-board")
+    pg.keyboard.press("Delete")
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b G 1'")
+    # Keys: the cursor to square 8, a White Pawn, promoted, then given to Black.
+    pg.keyboard.press("Home")
+    for _ in range(7):
+        pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("p")
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H1p23 b G 1'")
+    pg.keyboard.press("+")
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H1+p23 b G 1'")
+    pg.keyboard.press("~")
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H1+P23 b G 1'")
+    _check_diagram(page.board("#editor-board"), tsume_position("k1P2H1+P23 b G 1"), "after the keys")
+    # The string is editable too: typed, read, and the board follows.
+    pg.fill("#position", "k1P2H25 b GT 1")
+    pg.press("#position", "Enter")
+    wait_js(pg, "document.querySelector('#editor-board svg').dataset.position.startsWith('k1P2H25 b TG')")
+    assert pg.inner_text('#hands .hand-editor.black .count[data-letter="T"]') == "1 T"
+    # The defender's hand: none, then named pieces.
+    pg.select_option("#defender-rule", "none")
+    wait_js(pg, "document.querySelector('#editor-board svg').dataset.position === 'k1P2H25 b TG 1'")
+    pg.select_option("#defender-rule", "given")
+    pg.click('#hands .hand-editor.white button[data-letter="P"][data-delta="1"]')
+    wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b TGp 1'")
+    # Saved into a collection under the root (atomically), and exported as an SVG.
+    pg.click("#details summary")
+    pg.fill("#pid", "by-clicks")
+    pg.fill("#title", "Set up by clicks")
+    pg.dispatch_event("#title", "change")
+    pg.fill("#save-file", "mine.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [by-clicks] into mine.tsume')")
+    (saved,) = load(page.studio.root / "mine.tsume")
+    assert (saved.id, saved.position, saved.defender, saved.title) == ("by-clicks", "k1P2H25 b TGp 1", "P",
+                                                                      "Set up by clicks")
+    with pg.expect_download() as download:
+        pg.click("#export-svg")
+    svg = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == "by-clicks.svg"
+    assert svg.startswith("<svg") and "<style>" in svg and 'data-position="k1P2H25 b TGp 1"' in svg
+    # Rutherford: the board's length is an input.
+    pg.select_option("#variant", "rutherford")
+    pg.fill("#squares", "11")
+    pg.dispatch_event("#squares", "change")
+    wait_js(pg, "document.getElementById('position').value === 'k10 b - 1'")
+    pg.click('#palette button[data-token="+L"]')
+    click_square(pg, "#editor-board", 5)
+    wait_js(pg, "document.getElementById('position').value === 'k3+L6 b - 1'")
+    assert pg.inner_text("#check-line") == "position: White (not to move) is in check on square 1"
+
+
+def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
+    pg = page.page
+    page.open_problem("examples", "ito-09")
+    pr = find(load(locate("examples")), "ito-09")
+    pos = pr.problem().position()
+    line = solve(pr.problem()).mainline
+    page.tab("solve")
+    pg.click("#solve")
+    pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
+    assert pg.inner_text("#result-line").startswith(f"Mate in {len(line)} plies")
+    wait_js(pg, "document.getElementById('ply-label').textContent === '0 / %d'" % len(line))
+    _check_diagram(page.board("#stepper-board"), pos, "start")
+    for k, move in enumerate(line, 1):
+        pg.click('#stepper button[data-go="next"]')
+        wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{k}'")
+        pos.push_str(move)
+        _check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
+        assert pg.locator("#mainline button.move.current").get_attribute("data-ply") == str(k)
+    assert pos.is_check()
+    # Keys and the move list.
+    pg.focus("#stepper")
+    pg.keyboard.press("Home")
+    wait_js(pg, "document.getElementById('stepper').dataset.ply === '0'")
+    pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("ArrowRight")
+    wait_js(pg, "document.getElementById('stepper').dataset.ply === '2'")
+    pg.keyboard.press("End")
+    wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{len(line)}'")
+    pg.click('#mainline button.move[data-ply="3"]')
+    wait_js(pg, "document.getElementById('stepper').dataset.ply === '3'")
+    # Variations and useless interpositions are listed, and shown when clicked.
+    useless = pg.locator("#variations ul.useless button")
+    assert useless.count() >= 1
+    useless.first.click()
+    ply, move = int(useless.first.get_attribute("data-ply")), useless.first.get_attribute("data-move")
+    want = pr.problem().position()
+    for m in line[: ply - 1] + [move]:
+        want.push_str(m)
+    wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+
+
+def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
+    pg = page.page
+    page.open_problem("flawed", "ito-yozume-1")
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == "unsound"
+    finding = pg.locator('#findings button.finding[data-kind="yozume"]')
+    assert finding.count() == 1 and "F7x8=+F also mates" in finding.inner_text()
+    finding.click()
+    pr = find(load(locate("flawed")), "ito-yozume-1")
+    pos = pr.problem().position()
+    main = solve(pr.problem()).mainline
+    ply, move = int(finding.get_attribute("data-ply")), finding.get_attribute("data-move")
+    for m in main[: ply - 1] + [move]:
+        pos.push_str(m)
+    wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(pos.fen())}")
+    _check_diagram(page.board("#stepper-board"), pos, "the yozume on the board")
+    assert "yozume at ply 3" in pg.inner_text("#ply-label")
+    # The move is tinted on the board: its from- and to-squares.
+    tinted = pg.locator("#stepper-board rect.sq.lastmove").evaluate_all("rs => rs.map(r => r.dataset.square)")
+    assert tinted == ["7", "8"]
+
+
+def test_compose_two_problems_with_progress_and_open_one(page, studio):
+    pg = page.page
+    page.tab("compose")
+    pg.fill("#c-min", "1")
+    pg.fill("#c-max", "3")
+    pg.uncheck('input[name="c-method"][value="random"]')
+    pg.uncheck('input[name="c-method"][value="reverse"]')
+    pg.fill("#c-count", "2")
+    pg.click("#compose")
+    wait_js(pg, "document.getElementById('compose-progress').textContent.length > 0")
+    wait_js(pg, "document.getElementById('compose-progress').textContent.startsWith('Done')", timeout=90_000)
+    items = pg.locator("#composed li")
+    assert items.count() == 2
+    first = items.first.get_attribute("data-id")
+    composed = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "compose"][-1]
+    problems = studio.api(f"/api/jobs/{composed['id']}")["result"]["problems"]
+    assert [p["id"] for p in problems] == [items.nth(i).get_attribute("data-id") for i in range(2)]
+    items.first.locator("button.open").click()
+    given = Position(problems[0]["position"], validate=False).fen()
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(given)}")
+    assert not pg.is_hidden("#panel-setup") and "A legal problem" in pg.inner_text("#check-line")
+    want = tsume_position(problems[0]["position"], "ito", defender_hand=problems[0]["defender"])
+    wait_js(pg, f"document.querySelector('#editor-board svg').dataset.position === {json.dumps(want.fen())}")
+    _check_diagram(page.board("#editor-board"), want, f"composed {first} in the editor")
+    # The run saved into a collection under the root.
+    page.tab("compose")
+    pg.fill("#c-file", "run.tsume")
+    pg.click("#compose-save")
+    wait_js(pg, "document.getElementById('compose-save-status').textContent.startsWith('Saved 2')")
+    assert [p.id for p in load(studio.root / "run.tsume")] == [p["id"] for p in problems]
+
+
+def _click_move(pg, board: str, move: str, attacker: str = "black") -> None:
+    """Make a move on a board by clicks: a piece then a square, or a hand piece then a square."""
+    drop = re.fullmatch(r"\+?([A-Z])\*(\d+)", move)
+    if drop:
+        pg.click(f'{board} g.hand.{attacker} g.hand-piece:has(g.piece[data-piece="{drop.group(1)}"])')
+        click_square(pg, board, drop.group(2))
+    else:
+        frm, to = move.split("-")
+        click_square(pg, board, frm)
+        click_square(pg, board, to)
+
+
+def _play_through(pg, root: str, tree: dict) -> None:
+    """Play a wrong check (refuted), take it back, then the solution to mate."""
+    board = f"{root} .play-board"
+    player = pg.locator(f"{root} .player")
+    node = tree["nodes"][0]
+    wrong = next(c for c in node["checks"] if c["verdict"] == "escapes")
+    _click_move(pg, board, wrong["move"])
+    wait_js(pg, f"document.querySelector('{root} .player').dataset.frame === 'r0:{wrong['move']}'")
+    assert player.get_attribute("data-state") == "refuted"
+    status = pg.inner_text(f"{root} .play-status")
+    assert f"{wrong['readable']} does not mate" in status and wrong["reply_readable"] in status
+    after = Position(node["position"], tree["variant"])
+    after.push_str(wrong["move"])
+    after.push_str(wrong["reply"])
+    assert player.get_attribute("data-position") == after.fen()
+    pg.click(f"{root} button[data-act=back]")
+    assert player.get_attribute("data-state") == "your-move"
+    assert player.get_attribute("data-position") == node["position"]
+    # A hint names the first move; then the solution, move by move, answered from the tree.
+    pg.click(f"{root} button[data-act=hint]")
+    assert "Hint" in pg.inner_text(f"{root} .play-status")
+    index = 0
+    while True:
+        node = tree["nodes"][index]
+        right = next(c for c in node["checks"] if c["move"] == node["hint"])
+        _click_move(pg, board, right["move"])
+        if right["verdict"] == "mate":
+            wait_js(pg, f"document.querySelector('{root} .player').dataset.state === 'solved'")
+            break
+        index = right["next"]
+        wait_js(pg, f"document.querySelector('{root} .player').dataset.node === '{index}' && "
+                             f"document.querySelector('{root} .player').dataset.state === 'your-move'")
+        assert player.get_attribute("data-position") == tree["nodes"][index]["position"]
+        assert right["reply_readable"] in pg.inner_text(f"{root} .play-status")
+    assert pg.inner_text(f"{root} .play-status").startswith("Mate!")
+    mated = Position(player.get_attribute("data-position"), tree["variant"])
+    assert mated.is_check()
+
+
+def test_play_a_problem_wrong_check_refuted_then_the_solution_accepted(page):
+    pg = page.page
+    page.open_problem("examples", "ito-09")
+    page.tab("play")
+    pg.click("#play-start")
+    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+    tree = play_tree(find(load(locate("examples")), "ito-09"))
+    _play_through(pg, "#player", tree)
+
+
+def test_the_booklet_play_mode_works_offline(browser, tmp_path):  # noqa: F811
+    out = tmp_path / "play.html"
+    done = subprocess.run([sys.executable, "-m", "tsume", "booklet", "examples", "--id", "ito-09", "--id",
+                           "rutherford-05", "--play", "-o", str(out), "-q"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        page.goto(out.as_uri())
+        for number, pid in ((1, "ito-09"), (2, "rutherford-05")):
+            page.click(f"#play-{number} button.play-start")
+            page.wait_for_selector(f"#play-{number} .player[data-state=your-move]")
+            tree = play_tree(find(load(locate("examples")), pid))
+            _play_through(page, f"#play-{number}", tree)
+        assert errors == []
+        assert [u for u in requests if not u.startswith("file:")] == []
+    finally:
+        page.close()
+
+
+def test_cancel_a_long_solve(page, studio):
+    pg = page.page
+    before = descendants(studio.process.pid)
+    pg.fill("#position", LONG)
+    pg.press("#position", "Enter")
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
+    page.tab("solve")
+    pg.click("#solve")
+    wait_js(pg, "document.getElementById('search-progress').textContent.startsWith('Searching')",
+                         timeout=30_000)
+    assert len(descendants(studio.process.pid) - before) >= 1  # the job's own process
+    pg.click("#cancel-search")
+    wait_js(pg, "document.getElementById('search-progress').textContent === 'Cancelled.'")
+    job = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "solve"][-1]
+    assert job["state"] == "cancelled"
+    deadline = time.monotonic() + 5
+    while descendants(studio.process.pid) - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert descendants(studio.process.pid) - before == set()
+    assert not pg.is_disabled("#solve")
+
+
+def test_play_asks_which_side_up_a_rutherford_drop_goes(page):
+    pg = page.page
+    page.open_problem("seed-rutherford", "ruth-c0005")
+    page.tab("play")
+    pg.click("#play-start")
+    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+    tree = play_tree(find(load(locate("seed-rutherford")), "ruth-c0005"))
+    checks = {c["move"]: c for c in tree["nodes"][0]["checks"]}
+    assert checks["+N*7"]["verdict"] == "right" and checks["N*7"]["verdict"] == "escapes"
+    board = "#player .play-board"
+    for side, want in (("unpromoted", "refuted"), ("promoted side up", None)):
+        pg.click(f'{board} g.hand.black g.hand-piece:has(g.piece[data-piece="N"])')
+        click_square(pg, board, 7)
+        choice = pg.locator("#player .play-choice")
+        assert choice.is_visible() and choice.locator("button").count() == 2
+        choice.locator(f'button:text-is("{side}")').click()
+        if want == "refuted":
+            wait_js(pg, "document.querySelector('#player .player').dataset.state === 'refuted'")
+            assert "N*7 does not mate" in pg.inner_text("#player .play-status")
+            pg.click("#player button[data-act=back]")
+        else:
+            wait_js(pg, "document.querySelector('#player .player').dataset.state === 'your-move' && "
+                        f"document.querySelector('#player .player').dataset.node === '{checks['+N*7']['next']}'")
+            assert "+N*7" in pg.inner_text("#player .play-moves")
