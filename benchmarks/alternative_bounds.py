@@ -18,12 +18,11 @@ table entries after it.  For example, the alternative that dominates
 
 (bounds count from the position after the move, so 19 is "mated within 20
 plies of the alternative").  ``--option`` sets a field of
-:class:`tsume.dfpn.Options` (``--option one_plus_epsilon=8``, ``--option
+:class:`tsume.search.Options` (``--option one_plus_epsilon=8``, ``--option
 heuristic_init=true``) to compare the search's switches on one question;
 ``--entries`` adds what the table's entries hold after each search: how many
 are proofs, disproofs (at any length or within a bound) and positions left
-open, which shows how much of the work went into the answer.  Run it under ``valgrind --tool=callgrind`` for
-instruction counts, which do not drift with the machine's load.
+open, which shows how much of the work went into the answer.
 """
 
 from __future__ import annotations
@@ -34,10 +33,9 @@ import time
 import dataclasses
 
 from tsume.conventions import tsume_position
-from tsume.dfpn import INF, UNBOUNDED, DfPn, Options
 from tsume.errors import TsumeError
-from tsume.hands import NOT_PROVEN
 from tsume.limits import Limits
+from tsume.search import Options, Search, SearchLimit
 
 
 def main() -> int:
@@ -49,29 +47,31 @@ def main() -> int:
     ap.add_argument("--defender-hand", default=None, help="rest (default), none or letters")
     ap.add_argument("--node-limit", type=int, default=None, help="stop each search after this many nodes in all")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                    help="set a field of tsume.dfpn.Options (repeatable)")
+                    help="set a field of tsume.search.Options (repeatable)")
     ap.add_argument("--entries", action="store_true",
                     help="also count the table's proofs, disproofs and open positions after each search")
     args = ap.parse_args()
     try:
         pos = tsume_position(args.position, args.variant, defender_hand=args.defender_hand)
         bounds = [int(x) for x in args.bounds.split(",")]
-        engine = DfPn(pos, limits=Limits(nodes=args.node_limit), options=parse_options(args.option))
-        move = engine.pos.parse_move(args.move)
-        if move not in engine.pos.checks():
+        search = Search(pos, limits=Limits(nodes=args.node_limit), options=parse_options(args.option))
+        move = pos.parse_move(args.move)
+        if move not in pos.checks():
             raise ValueError(f"{args.move} is not a check")
-        engine.anchor(engine.pos.hash)
-        engine.pos.push(move)
+        search.walk(move)
     except (TsumeError, ValueError) as exc:
         ap.error(str(exc))
     print(f"{'bound':>6} {'answer':>10} {'nodes':>10} {'seconds':>8} {'entries':>9}"
           + ("   proofs  no mate  bounded     open" if args.entries else ""))
     for b in bounds:
-        n0, t0 = engine.nodes, time.process_time()
-        status = engine.search(b if b >= 0 else INF)
-        print(f"{b if b >= 0 else 'none':>6} {status:>10} {engine.nodes - n0:>10,} "
-              f"{time.process_time() - t0:>8.2f} {len(engine.table):>9,}"
-              + (" {:>8,} {:>8,} {:>8,} {:>8,}".format(*entry_kinds(engine)) if args.entries else ""), flush=True)
+        n0, t0 = search.nodes, time.process_time()
+        try:
+            status = "proven" if search.mate(b if b >= 0 else None) else "disproven"
+        except SearchLimit:
+            status = "unknown"
+        print(f"{b if b >= 0 else 'none':>6} {status:>10} {search.nodes - n0:>10,} "
+              f"{time.process_time() - t0:>8.2f} {search.stats()['table_entries']:>9,}"
+              + (" {:>8,} {:>8,} {:>8,} {:>8,}".format(*search.table_census()) if args.entries else ""), flush=True)
     return 0
 
 
@@ -93,20 +93,6 @@ def parse_options(items: list[str]) -> Options:
             except ValueError:
                 raise ValueError(f"--option {item!r}: {name} is a whole number") from None
     return Options(**values)
-
-
-def entry_kinds(engine: DfPn) -> tuple[int, int, int, int]:
-    """The table's entries that hold a proof, a disproof at any length, a
-    disproof within a bound only (a repetition's too), and neither."""
-    proofs = nomate = bounded = 0
-    for e in engine.table.entries.values():
-        if e.proven_b < NOT_PROVEN or e.lp_rep is not None:
-            proofs += 1
-        elif e.disproven_b >= UNBOUNDED:
-            nomate += 1
-        elif e.disproven_b >= 0 or e.rep is not None:
-            bounded += 1
-    return proofs, nomate, bounded, len(engine.table) - proofs - nomate - bounded
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def main() -> int:
     skip = {k.strip() for k in args.skip.split(",") if k.strip()}
     kinds = tuple(k for k in LIBRARY_KINDS if k not in skip)
 
-    print(f"tsume {tsume.__version__}, compiled: {tsume.COMPILED}, seed {args.seed}")
+    print(f"tsume {tsume.__version__}, seed {args.seed}")
     tally = Tally()
     g = Generator(random.Random(args.seed))
     started = time.perf_counter()

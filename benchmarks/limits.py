@@ -25,6 +25,7 @@ without and with the SAT engine's imports).
 
     .venv/bin/python benchmarks/limits.py --baseline   # the table in docs/performance.md
     .venv/bin/python benchmarks/limits.py --quick    # 2 s / 1,000 nodes / 100 MB only
+    .venv/bin/python benchmarks/limits.py --only solve --only verify --kinds memory --memory 5,20,40,100,500,1000
 """
 
 from __future__ import annotations
@@ -83,8 +84,14 @@ def main() -> None:
     ap.add_argument("--memory-runs-for", type=float, default=60.0, metavar="S",
                     help="time limit added to the memory runs (default 60)")
     ap.add_argument("--baseline", action="store_true", help="also the peak RSS of a command that stops at once")
+    ap.add_argument("--memory", metavar="MB,...", help="the memory budgets to run (default 100,500; 100 with --quick)")
+    ap.add_argument("--kinds", metavar="KIND,...", help="only these limits: time, nodes, memory")
     args = ap.parse_args()
-    values = QUICK if args.quick else FULL
+    values = dict(QUICK if args.quick else FULL)
+    if args.memory:
+        values["memory"] = [int(v) for v in args.memory.split(",")]
+    if args.kinds:
+        values = {k: v for k, v in values.items() if k in args.kinds.split(",")}
     print("| command | limit | asked | measured | wall s | peak RSS MB | ended |")
     print("|---|---|---|---|---|---|---|")
     for base in BASELINES if args.baseline else []:

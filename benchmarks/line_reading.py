@@ -25,12 +25,11 @@ import sys
 import time
 from collections.abc import Iterator
 
-import tsume
 from tsume.collection import load, locate
-from tsume.dfpn import PROVEN, DfPn, Options
 from tsume.errors import TsumeError
 from tsume.generate import random_tsume
 from tsume.limits import Limits
+from tsume.search import Options, Search, SearchLimit
 from tsume.verify import verify
 
 
@@ -39,7 +38,11 @@ def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str,
     for seed in range(first, first + count):
         rng = random.Random(seed)
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
-        if DfPn(pos, limits=Limits(nodes=20_000)).search(15) == PROVEN:
+        try:
+            mates = Search(pos, limits=Limits(nodes=20_000)).mate(15)
+        except SearchLimit:
+            continue
+        if mates:
             yield f"{variant}-seed-{seed}", pos, "none" if seed % 3 == 0 else None
 
 
@@ -75,7 +78,7 @@ def main() -> int:
     args = ap.parse_args()
     if not args.files and not args.random:
         ap.error("name --file or --random")
-    print(f"engine: Rust rules, search {'compiled (mypyc)' if tsume.COMPILED else 'from Python source'}", flush=True)
+    print("engine: Rust (tsume._engine)", flush=True)
     try:
         problems = list(collection_problems(args.files))
     except TsumeError as exc:

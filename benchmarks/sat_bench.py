@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tsume.conventions import tsume_position  # noqa: E402
-from tsume.dfpn import Options  # noqa: E402
+from tsume.search import Options  # noqa: E402
 from tsume.generate import random_tsume  # noqa: E402
 from tsume.limits import Limits  # noqa: E402
 from tsume.reference import reference_solve  # noqa: E402

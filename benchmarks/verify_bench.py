@@ -26,7 +26,6 @@ import statistics
 import sys
 import time
 
-import tsume
 from tsume.collection import load, locate
 from tsume.verify import LENGTH_BUDGET, QUESTIONS, verify
 
@@ -48,7 +47,7 @@ def main() -> int:
     ap.add_argument("--exact-lengths", action="store_true", help="no length budget (every length read exactly)")
     args = ap.parse_args()
     budget = None if args.exact_lengths else args.length_budget
-    print(f"engine: Rust rules, search {'compiled (mypyc)' if tsume.COMPILED else 'from Python source'}", flush=True)
+    print("engine: Rust (tsume._engine)", flush=True)
     out = open(args.save, "w") if args.save else None
     for name in args.collections:
         problems = load(locate(name))

@@ -164,7 +164,7 @@ def main() -> int:
         ap.error("--refute-cap may not exceed --cap")
     import tsume
 
-    print(f"engine: Rust rules, search {'compiled (mypyc)' if tsume.COMPILED else 'from Python source'}", flush=True)
+    print("engine: Rust (tsume._engine)", flush=True)
     failed = False
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for variant in args.variants:

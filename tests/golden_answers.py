@@ -14,6 +14,8 @@ every improvement of the search and sit in an ``info`` field nobody compares.
 
 from __future__ import annotations
 
+import enum
+
 import functools
 import gzip
 import json
@@ -402,6 +404,8 @@ def differences(golden: Any, now: Any, where: str = "") -> list[tuple[str, Any, 
         return out
     if isinstance(golden, list) and isinstance(now, list) and len(golden) == len(now):
         return [d for i, (g, n) in enumerate(zip(golden, now)) for d in differences(g, n, f"{where}[{i}]")]
+    if isinstance(now, enum.Enum):  # (Status and Verdict are string enums; the files hold their strings)
+        now = now.value
     return [] if golden == now and type(golden) is type(now) else [(where, golden, now)]
 
 

@@ -624,7 +624,7 @@ def test_progress_moves_before_the_first_shard_is_done(tmp_path):
     def progress(s) -> None:
         seen.append((s.shards, s.tried, s.mating, s.longest_seen))
 
-    compose(easy(seed=3, shard_size=60), tmp_path / "p.tsume", count=1, workers=1, progress=progress)
+    compose(easy(seed=3, shard_size=1000), tmp_path / "p.tsume", count=1, workers=1, progress=progress)
     early = [x for x in seen if x[0] == 0]
     assert early and max(t for _, t, _, _ in early) > 0, seen[:5]
     assert max(m for _, _, m, _ in seen) > 0 and max(n for _, _, _, n in seen) >= 1

@@ -5,14 +5,14 @@ the attacker holds fewer pieces: it might then have no king-safe answer.  A
 defender node's disproof is still reused for other hands when the defence
 that refutes it is legal whatever the hands hold: it checks (and is no
 banned drop mate), or the attacker keeps a king-safe move of a piece on the
-board (``DfPn._legal_for_any_hands``)."""
+board.  The search's side of it is tested in the engine's unit tests
+(``engine/src/search/node.rs``); here, the position's test it rests on, and
+the answers with and without reuse for other hands."""
 
 from __future__ import annotations
 
 import pytest
 
-from tsume.dfpn import DISPROVEN, INF, DfPn
-from tsume.hands import Probe
 from tsume.position import Position
 
 
@@ -39,39 +39,13 @@ def test_a_safe_board_move_is_one_of_a_piece_on_the_board():
     assert Position("k29P b P 1").has_safe_board_move()
 
 
-@pytest.mark.parametrize("drop, legal", [("p*31", False), ("p*20", True)])
-def test_a_defence_is_legal_for_any_hands_only_with_a_board_answer(drop, legal):
-    # White attacks here; Black's 6-4 leaves it, not in check, with the pawn
-    # in hand and, after p*20 only, a pawn move: with no pawn in hand the
-    # first would stalemate White, and 6-4 would be illegal.
-    e = DfPn(Position("k4TG17K6 w 2p 1"))
-    e.pos.push_str(drop)
-    assert e._legal_for_any_hands(e.pos.parse_move("6-4")) is legal
+def test_reuse_for_other_hands_changes_no_answer_under_the_stalemate_rule():
+    # Ito's stalemate rule with attacker kings: every first move valued with
+    # and without reuse for other hands.
+    from tsume.search import Options
+    from tsume.solve import solve
 
-
-@pytest.mark.parametrize("variant, legal", [("ito", True), ("ito:drop_mate=no", False)])
-def test_a_checking_defence_is_legal_for_any_hands_unless_it_is_a_banned_drop_mate(variant, legal):
-    # White attacks, its k on 1 boxed in (Black's T on 4 covers 2, the G on
-    # 7 covers 3).  Black's P*2 checks it and White has nothing but drops:
-    # a drop mate, which only a ban makes illegal.
-    e = DfPn(Position("k2T2G17K6 w phP 1", variant))
-    e.pos.push_str("p*31")
-    # (Read under Ito's own rules: under the ban it is no legal move.)
-    m = _after("k2T2G17K6 w phP 1", "p*31").parse_move("P*2")
-    assert e.pos.gives_check(m)
-    assert e._legal_for_any_hands(m) is legal
-
-
-def test_a_defender_nodes_disproof_serves_a_smaller_attacker_hand():
-    # Two pawns against a lone king do not mate.  The defender node after
-    # P*11 is disproved by a defence that leaves Black's king its moves, so
-    # the disproof holds with fewer pawns in Black's hand too.
-    e = DfPn(Position("9k20K b 2P 1"))
-    e.pos.push_str("P*11")
-    assert e.search(INF) == DISPROVEN
-    h = e.pos.hash
-    entry = e.table.get(h)
-    assert entry is not None and not entry.d_exact
-    out = Probe()
-    e.table.lookup_into(out, h ^ 1, h ^ e.pos.hand_hash, 0, 0, INF, {})  # no pawn left
-    assert (out.pn, out.dn) == (INF, 0)
+    for text in ("k4TG17K6 w 2p 1", "9k20K b 2P 1", "k2T2G17K6 w phP 1"):
+        on = solve(text, all_first_moves=True, variations=False)
+        off = solve(text, all_first_moves=True, variations=False, options=Options(hand_dominance=False))
+        assert (on.status, on.length, on.first_moves) == (off.status, off.length, off.first_moves), text

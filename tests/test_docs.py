@@ -29,7 +29,7 @@ from tsume.collection import load
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
 SOURCES = sorted({p for d in ("tsume", "tests", "benchmarks", "problems") for p in (ROOT / d).rglob("*")
-                  if p.suffix in (".py", ".md", ".tsume")} | {*DOCS, ROOT / "setup.py", ROOT / "pyproject.toml"})
+                  if p.suffix in (".py", ".md", ".tsume")} | {*DOCS, ROOT / "pyproject.toml"})
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 REPO_PATH = re.compile(r"(?<![\w/.-])((?:docs|tests|benchmarks|problems|tsume)/[\w./-]*\.(?:md|py|tsume|json))")
 # An absolute path of a machine, or a home directory: the reader has neither.

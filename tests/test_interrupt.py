@@ -3,9 +3,9 @@
 Each test runs a command that would take minutes in a child process, sends it
 SIGINT once it is working, and expects exit status 130, the one line
 "tsume: interrupted" and nothing on stdout, within a second.  Compiled code
-(the Rust engine's perft, the mypyc-compiled search) never runs Python's
-signal handlers by itself: without a check for signals in their loops,
-``perft --depth 12`` ran on for minutes.
+(the Rust engine's perft and search) never runs Python's signal handlers by
+itself: without a check for signals in their loops, ``perft --depth 12`` ran
+on for minutes.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ CHILD = (
 
 LONG = {
     "perft": ["perft", "--depth", "12"],
-    "solve": ["solve", "-q", "k30 b 2C2H2GP 1"],  # df-pn: over a minute
-    "verify": ["verify", "-q", "problems/bench-ito.tsume", "--id", "ito-L01-0001"],  # minutes of refutations
+    # df-pn: every first move's exact length, minutes
+    "solve": ["solve", "-q", "--all-first-moves", "h+Pgk1f2+F+P+G20 b 2TCHc 2"],
+    # a disproof two plies short of a long alternative's length, over a minute
+    "verify": ["verify", "-q", "--exact-lengths", "problems/bench-ito.tsume", "--id", "ito-L05-0013"],
     "sat": ["solve", "--engine", "sat", "--max-length", "5", "--all-first-moves", "3T2k1CG21 b C 1"],
 }
 

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from tsume.cli import main
 from tsume.collection import load, locate
 from tsume.conventions import interposition_square, ranged_checkers, tsume_position
-from tsume.dfpn import INF, DfPn, OverBudget, SearchLimit
 from tsume.errors import TsumeError
 from tsume.limits import Limits
 from tsume.position import Position
+from tsume.search import OverBudget, Search, SearchLimit
 from tsume.variant import get_variant
 from tsume.verify import LENGTH_BUDGET, verify
 
@@ -23,49 +23,48 @@ from tsume.verify import LENGTH_BUDGET, verify
 ROOT = "g+Tkt1F+hHC2K19 b G2P 1"
 
 
-def _engine(limits: Limits = Limits()) -> DfPn:
-    return DfPn(tsume_position(ROOT, "ito"), limits=limits)
+def _search(limits: Limits | None = None) -> Search:
+    return Search(tsume_position(ROOT, "ito"), limits=limits)
 
 
 def test_a_budget_large_enough_gives_the_exact_length():
-    first = _engine()
-    assert first.shortest(INF, exact=False)[0] == 15
-    assert _engine().shortest(INF)[0] == 11
-    assert _engine().shortest_within(INF, 10**9)[:2] == (11, 11)
+    assert _search().first_proof() == 15
+    assert _search().value() == 11
+    assert _search().value_within(None, 10**9) == (11, 11)
 
 
 def test_a_spent_budget_leaves_proven_bounds_around_the_length():
-    first = _engine()
-    first.shortest(INF, exact=False)
-    engine = _engine()
-    v, low, _ = engine.shortest_within(INF, 20)
-    assert (v, low) == (15, 11)  # 11 is the first bound not disproved
-    assert first.nodes < engine.nodes <= first.nodes + 20  # the same first proof, then the budget
-    # The engine goes on: a later question is not stopped by the spent budget.
-    assert engine.shortest(INF)[0] == 11
+    first = _search()
+    first.first_proof()
+    search = _search()
+    assert search.value_within(None, 20) == (15, 11)  # 11 is the first bound not disproved
+    assert first.nodes < search.nodes <= first.nodes + 20  # the same first proof, then the budget
+    # The search goes on: a later question is not stopped by the spent budget.
+    assert search.value() == 11
 
 
-def test_the_engine_limits_still_stop_a_budgeted_question():
-    first = _engine()
-    first.shortest(INF, exact=False)
-    engine = _engine(Limits(nodes=first.nodes + 30))
+def test_the_limits_still_stop_a_budgeted_question():
+    first = _search()
+    first.first_proof()
+    search = _search(Limits(nodes=first.nodes + 30))
     with pytest.raises(SearchLimit) as err:
-        engine.shortest_within(INF, 10**6)
+        search.value_within(None, 10**6)
     assert not isinstance(err.value, OverBudget)
-    with pytest.raises(SearchLimit):  # and every later question that searches, as before
-        engine.shortest(INF)
+    assert str(err.value) == "node limit"
+    with pytest.raises(SearchLimit):  # and every later question that searches
+        search.value()
 
 
 def test_an_enclosing_budget_is_not_taken_for_an_inner_answer():
     # A search inside a budgeted question that climbs bounds of its own (the
     # useless-interposition test does) must pass the budget's end up, not
     # read it as "not mated within these bounds".
-    engine = _engine()
-    engine.set_budget(100)
+    search = _search()
+    search.set_budget(100)
     with pytest.raises(OverBudget):
-        engine.shortest(INF)
-    engine.set_budget(None)
-    assert engine.shortest(INF)[0] == 11
+        search.value()
+    search.set_budget(None)
+    assert search.value() == 11
 
 
 def _replays_to_mate(report, alt) -> None:

@@ -1,13 +1,12 @@
 """A plain (non-editable) install carries the bundled collections.
 
-Builds an sdist from a copy of the source tree, a wheel from that sdist (as
-``python -m build`` does), installs the wheel into a fresh folder with pip,
-and runs tsume from elsewhere: the collections must come from the installed
-package, not from the checkout; the wheel carries the Rust engine.  The
-build shares the checkout's cargo target folder (``engine/target``) and skips
-mypyc (``TSUME_BUILD_MYPYC=0``), which keeps it to about a minute; marked
-``slow`` so that ``pytest -m "not slow"`` can skip it, but the normal run
-includes it.
+Builds an sdist from a copy of the source tree with maturin, a wheel from
+that sdist (as ``python -m build`` does), installs the wheel into a fresh
+folder with pip, and runs tsume from elsewhere: the collections must come
+from the installed package, not from the checkout; the wheel carries the
+Rust engine.  The build shares the checkout's cargo target folder
+(``engine/target``), which keeps it to about a minute; marked ``slow`` so
+that ``pytest -m "not slow"`` can skip it, but the normal run includes it.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from tsume.collection import bundled_names
 
 ROOT = Path(__file__).resolve().parent.parent
 IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.so", "target",
-                                "_compiled_sources.json", ".pytest_cache", ".hypothesis")
+                                ".pytest_cache", ".hypothesis")
 
 
 def _run(args, cwd, env, timeout=600):
@@ -37,16 +36,15 @@ def _run(args, cwd, env, timeout=600):
 
 @pytest.mark.slow
 def test_a_wheel_install_ships_the_bundled_collections(tmp_path):
-    env = {**os.environ, "TSUME_BUILD_MYPYC": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-           "CARGO_TARGET_DIR": str(ROOT / "engine" / "target")}
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "CARGO_TARGET_DIR": str(ROOT / "engine" / "target")}
     env.pop("PYTHONPATH", None)
     src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
+    shutil.copytree(ROOT, src, ignore=IGNORE, symlinks=True)
     dist = tmp_path / "dist"
-    # The sdist must carry problems/ (MANIFEST.in) for a wheel built from it to.
-    r = _run([sys.executable, "-c", f"from setuptools import build_meta as b; print(b.build_sdist({str(dist)!r}))"],
-             src, env)
-    with tarfile.open(dist / r.stdout.strip().splitlines()[-1]) as tar:
+    # The sdist must carry the collections ([tool.maturin] include) for a wheel built from it to.
+    _run([sys.executable, "-m", "maturin", "sdist", "--out", str(dist)], src, env)
+    (sdist,) = dist.glob("*.tar.gz")
+    with tarfile.open(sdist) as tar:
         tar.extractall(tmp_path / "unpacked", filter="data")
     (unpacked,) = (tmp_path / "unpacked").iterdir()
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index",

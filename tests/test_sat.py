@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from tsume.cli import main
 from tsume.conventions import tsume_position
-from tsume.dfpn import Options
+from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.position import Position
 from tsume.reference import reference_solve

@@ -25,7 +25,7 @@ import pytest
 
 import tsume.reference as reference_module
 from tsume.conventions import tsume_position
-from tsume.dfpn import Options
+from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout

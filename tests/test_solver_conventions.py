@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from tsume import DefenderHand, Position
 from tsume.conventions import tsume_position
-from tsume.dfpn import INF, PROVEN, DfPn
+from tsume.search import Search
 from tsume.reference import ReferenceSolver, reference_solve
 from tsume.solve import solve
 
@@ -260,8 +260,8 @@ def test_an_interposition_verdict_holds_only_as_far_as_its_bound():
     # although the unbounded one mates in 7 (the reference agrees: mate
     # within 7, 63 s of exhaustive search, so not run here).
     pos = Position("5k8p1+FC13 b PT2HFtc2g 2", variant="ito")
-    assert DfPn(pos).shortest(INF)[0] == 7  # bounds 1, 3, 5 and 7 in turn
-    assert DfPn(pos).prove(7) == PROVEN  # bound 7 at once
+    assert Search(pos).value() == 7  # bounds 1, 3, 5 and 7 in turn
+    assert Search(pos).mate(7)  # bound 7 at once
 
 
 # --- d. the longest defence ------------------------------------------------------------

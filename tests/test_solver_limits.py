@@ -37,7 +37,7 @@ def test_progress_callback_reports_growing_counts():
 def test_depth_limit_gives_unknown_not_a_crash():
     """A search path longer than Options.max_depth stops the search as 'unknown'
     (compiled code would otherwise overflow the C stack on a very deep path)."""
-    from tsume.dfpn import Options
+    from tsume.search import Options
 
     free = solve(NINE, variant="ito", variations=False)
     assert (free.status, free.length) == ("mate", 9)
@@ -65,21 +65,15 @@ LONG = "h+Pgk1f2+F+P+G20 b 2TCHc 2"
 def test_memory_budget_bounds_the_resident_size(command):
     """With --memory 40 the child's peak resident size stays within 40 MB of
     the same command stopped at its first node (the interpreter, the package,
-    the collection read).  Before the engine read its resident size it grew
-    by 170 MB for a 100 MB budget (docs/performance.md, "Limits"); now the
-    table gives way and, past the budget, the search stops as unknown."""
-    from tsume.memory import resident_bytes
-
-    assert resident_bytes() > 0  # (Linux: /proc/self/statm; elsewhere the table's estimate alone)
+    the collection read): the search's table is sized from the budget and
+    gives way (garbage collection) when full, so the search goes on and the
+    time limit ends it."""
     base = run_tsume([*command, "--nodes", "1"])
     got = run_tsume([*command, "--memory", "40", "--time-limit", "20"])
     assert base.peak_mb is not None and got.peak_mb is not None
     grown_mb = (got.peak_mb - base.peak_mb) * 1.048576  # (MiB to MB)
     assert grown_mb <= 40 + 1, (grown_mb, got.stdout[-300:])
-    # Stopped as unknown: by the memory limit (alone, after about 10 s), or,
-    # where the table's giving way kept the process under it (seen in CI),
-    # by the time limit.
-    assert "memory limit (40 MB)" in got.stdout or "time limit" in got.stdout
+    assert "time limit" in got.stdout
     if command[0] == "solve":
         # solve's own peak is this process's, not the high-water mark carried
         # over from the test run that started it.

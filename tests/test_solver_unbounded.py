@@ -11,18 +11,18 @@ import random
 import pytest
 
 from tsume.conventions import tsume_position
-from tsume.dfpn import INF, DfPn
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.problem import DefenderHand
 from tsume.reference import reference_solve
+from tsume.search import Search
 from tsume.solve import solve
 
 
 def test_goose_chase_is_no_mate_without_a_bound():
     # A lone goose drop checks the king on 1; k1-2 leaves the goose no check.
     pos = tsume_position("k30 b G", "ito")
-    assert DfPn(pos, limits=Limits(nodes=10_000)).search(INF) == "disproven"
+    assert Search(pos, limits=Limits(nodes=10_000)).mate() is False
     assert solve("k30 b G", variant="ito", node_limit=10_000).status == "nomate"
 
 

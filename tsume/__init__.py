@@ -1,11 +1,6 @@
 """tsume: solve, verify and compose mating problems for one-dimensional shogi."""
 from types import ModuleType as _ModuleType
 
-from . import _native
-
-#: True when the rules engine runs mypyc-compiled code (see ``tsume/_native.py``).
-COMPILED: bool = _native.load()
-
 from .errors import ArgumentError, IllegalMoveError, MoveError, PositionError, TsumeError, VariantError
 from .limits import Limits
 from .outcome import Status, Verdict

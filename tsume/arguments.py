@@ -176,8 +176,8 @@ def check_solution(value: object) -> list[str] | None:
 def check_search_arguments(progress: object = None, progress_interval: object = 1.0, **flags: object) -> None:
     """The other arguments of a search: the progress callback and its interval,
     and yes/no switches given by name (``strict=...``).  (The limits are a
-    :class:`tsume.limits.Limits`, the df-pn options checked by
-    :func:`tsume.dfpn.check_options`.)"""
+    :class:`tsume.limits.Limits`, the search's options checked by
+    :func:`tsume.search.check_options`.)"""
     check_callback(progress, "progress")
     if progress_interval is None:
         raise ArgumentError("progress_interval must be a number of seconds, not None")

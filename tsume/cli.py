@@ -998,6 +998,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @click.option("--seed", type=_Number("seed", lambda v, name: v, whole=True), default=1, show_default=True,
               metavar="K", help="The run's seed: the same seed, the same problems.")
 @click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
+@click.option("--threads", is_flag=True,
+              help="Run the workers as threads of this process: less memory, the searches still in parallel.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask scheduler (tcp://HOST:PORT) to run the work on (needs the 'cluster' extra).")
 @click.option("--resume", is_flag=True, help="Go on with FILE from where it stopped (same options).")
@@ -1006,7 +1008,7 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @friendly_errors
 def compose_command(variant_spec: str | None, out: str, count: int | None, time_limit: float | None,
                     length: str | None, methods: str, material: str | None, parents_file: str | None,
-                    strict: bool, per_length: int | None, seed: int, workers: int | None,
+                    strict: bool, per_length: int | None, seed: int, workers: int | None, threads: bool,
                     scheduler: str | None, resume: bool,
                     as_json: bool, quiet: bool) -> None:
     """Compose sound, economical, rated problems into the collection FILE.
@@ -1015,7 +1017,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     74 when FILE could not be written, 130 on Ctrl-C (FILE holds every problem
     accepted until then)."""
     from .compose.run import accepted_json, compose, settings_from
-    from .shards import dask_executor
+    from .shards import shard_executor
 
     if count is None and time_limit is None:
         count = 10
@@ -1027,7 +1029,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
             echo(json.dumps(accepted_json(problem, record)))
 
     try:
-        with dask_executor(scheduler) as executor:
+        with shard_executor(scheduler, threads, workers) as executor:
             summary = compose(settings, out, count=count, time_limit=time_limit, workers=workers,
                               executor=executor, resume=resume, on_accept=accepted,
                               progress=_compose_progress(not quiet, count, time_limit))
@@ -1194,6 +1196,8 @@ def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
 @click.option("--max-length", "max_length", type=PLIES, default=15, show_default=True, metavar="L",
               help="Solve every position to L plies (a longer mate counts as none).")
 @click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
+@click.option("--threads", is_flag=True,
+              help="Run the workers as threads of this process: less memory, the same work.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask scheduler (tcp://HOST:PORT) to run the shards on (needs the 'cluster' extra).")
 @click.option("--resume", is_flag=True, help="Go on with DIR: run only the shards it lacks (same options).")
@@ -1203,7 +1207,8 @@ def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
 @quiet_option
 @friendly_errors
 def census_command(variant_spec: str | None, material: str, out: str, max_length: int, workers: int | None,
-                   scheduler: str | None, resume: bool, memory_mb: float | None, as_json: bool, quiet: bool) -> None:
+                   threads: bool, scheduler: str | None, resume: bool, memory_mb: float | None, as_json: bool,
+                   quiet: bool) -> None:
     """Solve every position of a material family and tabulate it into DIR.
 
     DIR receives a file per shard (the defender king's square), the table
@@ -1214,11 +1219,13 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
     from .census.family import parse_family
     from .census.run import census, table_text
 
-    from .shards import dask_executor
+    from .shards import shard_executor
 
     family = parse_family(material, variant_spec or "ito")
     try:
-        with dask_executor(scheduler) as executor:
+        with shard_executor(scheduler, threads, workers) as executor:
+            if threads:
+                workers = workers or os.cpu_count() or 1  # (the census sizes its memory by them)
             summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
                              memory_mb=memory_mb, progress=_census_progress(not quiet))
     except OSError as exc:

@@ -1,12 +1,10 @@
-"""How much memory this process holds: what a df-pn memory budget is measured against.
+"""How much memory this process holds.
 
-``--memory MB`` (``memory_limit_mb``) bounds what a search adds to the
-process.  The engine sizes its table from an estimate of bytes per entry,
-and that estimate is only an average: the move cache, the verifier's caches
-and the allocator's free lists come on top, and they vary with the problem.
-So the engine also reads the process's resident size as it runs (Linux
-``/proc/self/statm``, a few microseconds every 1,024 nodes) and shrinks its
-table when the growth since it started nears the budget (``tsume.dfpn``).
+``peak_mb`` is the largest resident size so far (a solve's statistics
+report it), ``resident_bytes`` the size now.  The df-pn search needs
+neither to keep within ``--memory``: its table and the rest of what it
+keeps are sized from the budget when the search is made (docs/solver.md,
+"Memory").
 """
 
 from __future__ import annotations

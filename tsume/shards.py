@@ -6,8 +6,11 @@ a function of its arguments alone, so that the job's result does not depend
 on where, when or beside what a shard runs.  A :class:`Runner` runs them:
 
 * on any executor: a local process pool it makes itself (the default, one
-  worker per core), a thread pool, or a Dask cluster's executor
-  (:func:`dask_executor`, when the user names a scheduler);
+  worker per core), a thread pool (``--threads``: one interpreter and one
+  copy of the package for all workers, so less memory; the engine's searches
+  release the GIL and run in parallel, the Python work between them does
+  not), or a Dask cluster's executor (:func:`dask_executor`, when the user
+  names a scheduler); :func:`shard_executor` picks one for a command;
 * a bounded number at a time (``width``): results come back while the job
   runs, so the caller **checkpoints** each one as it arrives (a shard file,
   a collection and its state) and a stopped job loses at most the shards
@@ -41,7 +44,7 @@ from typing import Any
 
 from .errors import ArgumentError
 
-__all__ = ["Runner", "Finished", "report", "dask_executor", "REPORT_INTERVAL"]
+__all__ = ["Runner", "Finished", "report", "dask_executor", "shard_executor", "REPORT_INTERVAL"]
 
 #: The least time between two reports of one worker (seconds): progress is
 #: for people, and a busy channel would slow the workers down.
@@ -261,3 +264,19 @@ def dask_executor(scheduler: str | None) -> Iterator[cf.Executor | None]:
         yield client.get_executor()
     finally:
         client.close()
+
+
+@contextmanager
+def shard_executor(scheduler: str | None, threads: bool, workers: int | None) -> Iterator[cf.Executor | None]:
+    """The executor a command runs its shards on: a Dask cluster's
+    (``scheduler``), a pool of ``workers`` threads of this process
+    (``threads``; default one per core), or None for the :class:`Runner`'s
+    own process pool.  Both at once is a one-line :class:`~tsume.errors.ArgumentError`."""
+    if threads and scheduler is not None:
+        raise ArgumentError("--threads and --scheduler exclude each other")
+    if threads:
+        with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+            yield pool
+        return
+    with dask_executor(scheduler) as executor:
+        yield executor

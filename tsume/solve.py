@@ -1,10 +1,13 @@
 """Solving a tsume: ``solve()`` and its :class:`Result`.
 
 1. df-pn without a length bound (or with ``max_length``) decides mate / no mate;
-2. the bound is then tightened from 1 ply upward until a mate within it is
-   proven: that is the shortest counted length;
+2. the least bound within which a mate is proven is the shortest counted
+   length;
 3. the main line and the variations are read off with the same conventions,
    each step proven by a bounded df-pn search.
+
+The searches run in the Rust engine (:class:`tsume.search.Search`); this
+module asks its questions and builds the :class:`Result`.
 
 See docs/solver.md for the conventions and how to read the output.
 """
@@ -17,14 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import check_max_length, check_search_arguments
-from .dfpn import DISPROVEN, INF, DfPn, Options, SearchLimit, check_options
-from .gcpause import PausedGC
 from .limits import Limits, limits_from
-from .lines import LineReader, hand_after, main_line, move_strings, proof_length
+from .lines import hand_after, move_strings
 from .memory import peak_mb
 from .outcome import Status
 from .position import Position
 from .problem import DefenderHand, Problem, problem_from
+from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
 
 __all__ = ["solve", "Result", "Variation"]
@@ -138,51 +140,53 @@ def solve(
     check_search_arguments(progress, progress_interval, all_first_moves=all_first_moves, variations=variations)
     check_options(options)
     tsume = problem_from(problem, variant=variant, defender=defender_hand)
-    engine = DfPn(tsume.position(), limits=limits, progress=progress, progress_interval=progress_interval,
-                  options=options)
+    root = tsume.position()
+    search = Search(root, limits=limits, options=options, progress=progress, progress_interval=progress_interval)
     result = Result(status=Status.UNKNOWN, position=tsume.fen, variant=tsume.variant.spec)
-    bound = max_length if max_length is not None else INF
     started = time.perf_counter()
     try:
-        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            status = engine.prove(bound)
-            if status == DISPROVEN:
-                result.status = Status.NOMATE
-            else:
-                result.upper_bound = proof_length(engine, bound)
-                reader = LineReader(engine)
-                length, moves = main_line(engine, bound)
-                result.upper_bound = None
-                result.length = length
-                result.mainline, result.readable = move_strings(engine.pos, moves)
-                result.leftover, _ = hand_after(engine.pos, moves, engine.attacker)
-                if variations:
-                    result.variations = _variations(reader, moves, length)
-                result.status = Status.MATE
-            if all_first_moves:
-                result.first_moves = _first_moves(engine, bound)
+        if not search.mate(max_length):
+            result.status = Status.NOMATE
+        else:
+            result.upper_bound = search.proof_length(max_length)
+            length, moves = search.main_line(max_length)
+            result.upper_bound = None
+            result.length = length
+            result.mainline, result.readable = move_strings(root, moves)
+            result.leftover, _ = hand_after(root, moves, root.turn)
+            if variations:
+                result.variations = _variations(search, root, moves, length)
+            result.status = Status.MATE
+        if all_first_moves:
+            result.first_moves = [
+                {"move": root.move_str(m), "status": Status.NOMATE if n is None else Status.MATE, "length": n}
+                for m, n in search.first_moves(max_length)
+            ]
     except SearchLimit as exc:
         result.status = Status.UNKNOWN
         result.reason = str(exc)
     secs = time.perf_counter() - started
-    stats = engine.stats()
-    stats["seconds"] = secs
-    stats["nodes_per_second"] = engine.nodes / secs if secs > 0 else 0.0
-    stats["peak_memory_mb"] = round(peak_mb(), 1)
-    result.stats = stats
+    stats = search.stats()
+    result.stats = {
+        "nodes": stats["nodes"],
+        "seconds": secs,
+        "nodes_per_second": stats["nodes"] / secs if secs > 0 else 0.0,
+        "table_entries": stats["table_entries"],
+        "gc_runs": stats["gc_runs"],
+        "peak_memory_mb": round(peak_mb(), 1),
+    }
     return result
 
 
-def _variations(ex: LineReader, moves: list[int], length: int) -> list[Variation]:
+def _variations(search: Search, root: Position, moves: list[int], length: int) -> list[Variation]:
     """Every defender alternative at every defender node of the main line."""
-    pos = ex.pos
+    pos = root.copy()
+    attacker = root.turn
     out: list[Variation] = []
-    pushed = []
     try:
         for ply, m in enumerate(moves):
             if ply % 2 == 1:
-                remaining = length - ply
-                for d, useless, value, line, left in ex.defender_choices(remaining):
+                for d, useless, value, line, _left in search.defender_choices(length - ply):
                     if d == m:
                         continue
                     readable = pos.move_readable(d)
@@ -192,40 +196,16 @@ def _variations(ex: LineReader, moves: list[int], length: int) -> list[Variation
                         continue
                     pos.push(d)
                     line_str, line_readable = move_strings(pos, line)
-                    leftover, _ = hand_after(pos, line, ex.attacker)
+                    leftover, _ = hand_after(pos, line, attacker)
                     pos.pop()
                     out.append(Variation(ply + 1, plain, readable, False, ply + (value or 0), leftover,
                                          [plain] + line_str, [readable] + line_readable))
-            ex.engine.anchor(pos.hash, exact=True)  # a main-line position: its value is length - ply
-            pushed.append(pos.hash)
+            search.walk(m, exact=True)  # a main-line position: its value is length - ply
             pos.push(m)
         # At the mate itself the defender may still have interpositions: all
         # of them useless (else it would not be mate).  They are alternatives too.
-        for d, _useless, _value, _line, _left in ex.defender_choices(0):
+        for d, _useless, _value, _line, _left in search.defender_choices(0):
             out.append(Variation(len(moves) + 1, pos.move_str(d), pos.move_readable(d), True, None, None))
     finally:
-        while pushed:
-            pos.pop()
-            ex.engine.release(pushed.pop())
-    return out
-
-
-def _first_moves(engine: DfPn, bound: int) -> list[dict[str, Any]]:
-    """For every legal checking first move: its status and shortest length."""
-    pos = engine.pos
-    out = []
-    root = pos.hash
-    for m in sorted(pos.checks()):
-        name = pos.move_str(m)
-        engine.anchor(root)
-        pos.push(m)
-        try:
-            v, _ = engine.shortest(bound - 1 if bound < INF else INF)
-            if v is None:
-                out.append({"move": name, "status": Status.NOMATE, "length": None})
-            else:
-                out.append({"move": name, "status": Status.MATE, "length": v + 1})
-        finally:
-            pos.pop()
-            engine.release(root)
+        search.rewind()
     return out

@@ -33,16 +33,15 @@ from typing import Any
 from .arguments import check_positive_int, check_search_arguments, check_solution
 from .collection import Record
 from .conventions import hand_count
-from .dfpn import INF, PROVEN, DfPn, Options, OverBudget, SearchLimit, check_options
 from .errors import MoveError
-from .gcpause import PausedGC
 from .limits import Limits, limits_from
-from .lines import LineReader, hand_after, main_line, move_strings
+from .lines import hand_after, move_strings
 from .outcome import Status, Verdict
 from .position import Position
 from .problem import DefenderHand, Problem, problem_from
 from .render import mated, plies
 from .solve import Variation
+from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
 
 __all__ = [
@@ -237,14 +236,14 @@ class _Account:
     """The engine's nodes by kind of question (:data:`QUESTIONS`): each node
     counts for the innermost question under way when it was searched."""
 
-    def __init__(self, engine: DfPn) -> None:
-        self.engine = engine
+    def __init__(self, search: Search) -> None:
+        self.search = search
         self.spent = dict.fromkeys(QUESTIONS, 0)
         self.label = QUESTIONS[0]
-        self.mark = engine.nodes
+        self.mark = search.nodes
 
     def _switch(self, label: str) -> None:
-        nodes = self.engine.nodes
+        nodes = self.search.nodes
         self.spent[self.label] += nodes - self.mark
         self.label, self.mark = label, nodes
 
@@ -270,34 +269,31 @@ class _Account:
 
 
 class _Prover:
-    """Questions about positions on and near one line, answered by one df-pn engine.
+    """Questions about positions on and near one line, answered by one search.
 
-    The engine's ``path`` holds the positions of the line walked so far, so a
-    repetition of any of them fails for the attacker, as on the board.
+    The search's walk holds the positions of the line walked so far, so a
+    repetition of any of them fails for the attacker, as on the board;
+    ``pos`` is the walk's current position, kept in step.
     """
 
-    def __init__(self, engine: DfPn, account: _Account) -> None:
-        self.engine = engine
-        self.pos = engine.pos
-        self.attacker = engine.attacker
-        self.ex = LineReader(engine)
-        self.quick = LineReader(engine, thorough=False)
-        self.pushed: list[int] = []
+    def __init__(self, search: Search, root: Position, account: _Account) -> None:
+        self.search = search
+        self.pos = root.copy()
+        self.attacker = root.turn
         self.account = account
 
     # the line ------------------------------------------------------------------
 
     def push(self, m: int) -> None:
-        self.engine.anchor(self.pos.hash)
-        self.pushed.append(self.pos.hash)
+        self.search.walk(m)
         self.pos.push(m)
 
     def pop(self) -> None:
+        self.search.unwalk()
         self.pos.pop()
-        self.engine.release(self.pushed.pop())
 
     def rewind(self) -> None:
-        while self.pushed:
+        while self.search.walked:
             self.pop()
 
     # values ----------------------------------------------------------------------
@@ -306,56 +302,44 @@ class _Prover:
         """Counted plies to mate from the current position with best play (either
         side to move; 0 when the defender is mated), None if there is no mate.
         Raises SearchLimit."""
-        return self.engine.shortest(INF)[0]
+        return self.search.value()
 
     def value_within(self, budget: int | None) -> tuple[int | None, int]:
         """:meth:`value` with at most ``budget`` nodes (None: no budget) for
         the climb from its first proof to the exact length: ``(upper, low)``, mated within
         ``upper`` and not within any bound below ``low`` (equal: the exact
         value; ``upper`` None: no mate).  Raises SearchLimit."""
-        v, low, _ = self.engine.shortest_within(INF, budget)
-        return v, low
+        return self.search.value_within(None, budget)
 
     def line_within(self, v: int, thorough: bool, budget: int | None) -> list[int] | None:
         """The moves of :meth:`best_line`, or None if ``budget`` nodes do not
         read it (None: no budget, always read).  Raises SearchLimit."""
-        if budget is None:
-            return self.best_line(v, thorough)[0]
-        self.engine.set_budget(budget)
-        try:
-            return self.best_line(v, thorough)[0]
-        except OverBudget:
-            return None
-        finally:
-            self.engine.set_budget(None)
+        return self.search.line_within(v, thorough, budget)
 
     def proof_line(self, b: int) -> list[int]:
-        """A mating line within ``b``, not the best (:meth:`LineReader.proof_line <tsume.lines.LineReader.proof_line>`)."""
-        return self.ex.proof_line(b)
+        """A mating line within ``b``, not the best (read off the table's proofs)."""
+        return self.search.proof_line(b)
 
-    def mates(self, b: int) -> bool:
-        """Is the current position mated within ``b`` counted plies?  Raises SearchLimit."""
-        return self.engine.prove_on_line(b)[0] == PROVEN
+    def mates(self, b: int | None) -> bool:
+        """Is the current position mated within ``b`` counted plies (None: at all)?  Raises SearchLimit."""
+        return self.search.mate(b)
 
     def mates_at_all(self) -> bool:
         """Is the current position mated at any length?  The searches of
         :meth:`value` up to its first proof, without the climb to the exact
         length; so where there is no mate, the same searches.  Raises
         SearchLimit."""
-        return self.engine.shortest(INF, exact=False)[0] is not None
+        return self.search.mates_at_all()
 
     def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
-        (see :class:`tsume.lines.LineReader`)."""
-        ex = self.ex if thorough else self.quick
-        if self.pos.turn == self.attacker:
-            return ex.attacker_line(v)
-        return ex.defender_line(v)
+        (see :meth:`tsume.search.Search.best_line`)."""
+        return self.search.best_line(v, thorough)
 
     def useless(self, d: int) -> bool:
         """Is the defence ``d`` here a useless interposition?"""
-        return self.ex.useless(d, INF)
+        return self.search.is_useless(d)
 
 
 def _leftover(pos: Position, moves: list[int], colour: int) -> str:
@@ -491,21 +475,21 @@ def _verification(tsume: Problem, pid: str | None, solution: list[str] | None, l
                   progress: Callable[[dict], None] | None, options: Options | None) -> tuple[Report, bool]:
     """verify() and sound_report(): the report, and whether it stopped early."""
     started = time.perf_counter()
-    engine = DfPn(tsume.position(), limits=limits, progress=progress, options=options)
+    root = tsume.position()
+    search = Search(root, limits=limits, options=options, progress=progress)
     report = Report(id=pid, variant=tsume.variant.spec, position=tsume.fen, verdict=Verdict.UNKNOWN)
     report.findings = _Findings(frozenset((Severity.DEFECT, Severity.BLEMISH, Severity.UNKNOWN)) if settings.sound_only
                                 else frozenset((Severity.DEFECT,)) if settings.fail_fast else frozenset())
     stopped = False
-    account = _Account(engine)
+    account = _Account(search)
     try:
-        with PausedGC():  # the table is large and acyclic (tsume.gcpause)
-            _verify(engine, account, report, tsume.length, solution, settings)
+        _verify(search, root, account, report, tsume.length, solution, settings)
     except _Stop:
         stopped = True
     finally:
         report.findings = list(report.findings)
         secs = time.perf_counter() - started
-        report.stats = {"nodes": engine.nodes, "seconds": round(secs, 3), "table_entries": len(engine.table),
+        report.stats = {"nodes": search.nodes, "seconds": round(secs, 3), "table_entries": search.stats()["table_entries"],
                         "nodes_by_question": account.totals()}
     report.verdict = _verdict(report.findings)
     return report, stopped
@@ -522,15 +506,15 @@ def _verdict(findings: list[Finding]) -> Verdict:
     return Verdict.SOUND
 
 
-def _verify(engine: DfPn, account: _Account, report: Report, stated_length: int | None, solution: list[str] | None,
-            s: _Settings) -> None:
-    prover = _Prover(engine, account)
+def _verify(search: Search, root: Position, account: _Account, report: Report, stated_length: int | None,
+            solution: list[str] | None, s: _Settings) -> None:
+    prover = _Prover(search, root, account)
     pos = prover.pos
     findings = report.findings
     try:
-        mated = engine.prove(INF) == PROVEN
+        mated = search.mate()
         if mated:
-            total, moves = main_line(engine, INF)
+            total, moves = search.main_line()
     except SearchLimit as exc:
         findings.append(Finding("unknown", Severity.UNKNOWN, f"solving stopped by the {exc}: mate or not is unknown"))
         return
@@ -784,7 +768,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
                 # whether it mates is enough.  Its exact length would take a
                 # disproof two plies short of it, often thousands of times
                 # the work (docs/performance.md, "Verify").
-                if prover.mates(INF):
+                if prover.mates(None):
                     alt.status = Status.MATE
                     report.findings.append(Finding(
                         "yozume", Severity.DEFECT, f"ply {i + 1}: {alt.readable} also mates (fail fast: its length not read)",
@@ -834,11 +818,11 @@ def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: s
     not disproved, ``v`` only a proven bound and ``line`` a mating line read
     off the proofs (the length budget ran out); ``back``: the line comes back
     to a position of ``later`` (main-line keys): a detour."""
-    climbed = prover.engine.climb_nodes
+    climbed = prover.search.climb_nodes
     try:
         v, low = prover.value_within(budget)  # (no budget: low == v, the exact value)
     finally:
-        prover.account.move(prover.engine.climb_nodes - climbed, "alternatives", "alternative lengths")
+        prover.account.move(prover.search.climb_nodes - climbed, "alternatives", "alternative lengths")
     if v is None:
         return None
     # With no budget the best line is always read, so the call below for a

@@ -6,6 +6,7 @@
 //! * [`position`]: the position, make/unmake and hashes; further `impl`
 //!   blocks in [`attacks`], [`movegen`], [`legal`], [`checks`];
 //! * [`perft`] and [`unmove`] (the composer's retro-moves).
+//! * [`search`]: the df-pn search and the questions the package asks of it.
 //!
 //! The Python binding (`tsume._engine`) is behind the `python` feature.
 
@@ -20,6 +21,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod square;
 pub mod tables;
 pub mod unmove;

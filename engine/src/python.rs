@@ -22,6 +22,9 @@ use crate::tables::Tables;
 use crate::unmove;
 use crate::variant::Variant;
 
+#[path = "python_search.rs"]
+mod search;
+
 /// What `tsume.position.parse_fields` returns: tables, board, turn, hands, move number, validate.
 type Fields = (Py<PyTables>, Vec<u8>, i64, Vec<Vec<u8>>, u64, bool);
 
@@ -928,6 +931,7 @@ impl PyPosition {
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTables>()?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<search::PySearch>()?;
     // A panic (a bug) reaches Python as this BaseException: the CLI reports it as an internal error.
     m.add(
         "PanicException",

@@ -1,0 +1,580 @@
+//! The Python face of the search: `tsume._engine.Search` (wrapped by `tsume.search`).
+//!
+//! Every question releases the GIL while it searches, so searches in two
+//! threads run in parallel.  Ctrl-C reaches a search running on Python's main
+//! thread through the monitor's interrupt hook, which takes the GIL about
+//! every 20 ms to let Python run its signal handlers; a search on another
+//! thread is stopped with `cancel()`.  A limit raises `tsume.search.SearchLimit`
+//! (`OverBudget` for a question's own budget), a bug `RuntimeError` (a
+//! panic is caught and reported as one, never aborting the interpreter).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{tsume_error, PyPosition, PyTables};
+use crate::moves::Move;
+use crate::search::bound::{Bound as Plies, INF, UNBOUNDED};
+use crate::search::engine::{Halt, Limits, Search};
+use crate::search::monitor::{Hooks, Stop};
+use crate::search::options::Options;
+
+/// What the hooks share with the binding: whether to look at Python's
+/// signals (the search runs on the main thread), the progress callback, and
+/// the exception a hook met (raised when the question returns).
+struct Shared {
+    main_thread: AtomicBool,
+    progress: Option<Py<PyAny>>,
+    pending: Mutex<Option<PyErr>>,
+}
+
+struct PyHooks(Arc<Shared>);
+
+impl Hooks for PyHooks {
+    fn keep_going(&mut self) -> bool {
+        if !self.0.main_thread.load(Ordering::Relaxed) {
+            return true;
+        }
+        Python::attach(|py| match py.check_signals() {
+            Ok(()) => true,
+            Err(e) => {
+                *self.0.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                false
+            }
+        })
+    }
+
+    fn progress(&mut self, nodes: u64, elapsed: Duration, entries: usize) -> bool {
+        let Some(callback) = &self.0.progress else {
+            return true;
+        };
+        Python::attach(|py| {
+            let secs = elapsed.as_secs_f64();
+            let stats = PyDict::new(py);
+            let r = (|| {
+                stats.set_item("nodes", nodes)?;
+                stats.set_item("seconds", secs)?;
+                stats.set_item(
+                    "nodes_per_second",
+                    if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+                )?;
+                stats.set_item("table_entries", entries)?;
+                callback.call1(py, (stats,))
+            })();
+            match r {
+                Ok(_) => true,
+                Err(e) => {
+                    *self.0.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    false
+                }
+            }
+        })
+    }
+}
+
+/// A df-pn search of one tsume problem (see `tsume.search.Search`).
+#[pyclass(name = "Search", module = "tsume._engine", frozen)]
+pub struct PySearch {
+    inner: Mutex<Search>,
+    cancel: Arc<AtomicBool>,
+    live: Arc<AtomicU64>,
+    attacker: usize,
+    shared: Arc<Shared>,
+    tables: Py<PyTables>,
+    broken: AtomicBool,
+}
+
+fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<Plies> {
+    match b {
+        None => Ok(INF),
+        Some(b) if (0..UNBOUNDED as i64).contains(&b) => Ok(b as Plies),
+        Some(b) => Err(tsume_error(
+            py,
+            "ArgumentError",
+            &format!(
+                "bound must be None or a number of plies from 0 to {}, not {b}",
+                UNBOUNDED - 1
+            ),
+        )),
+    }
+}
+
+/// A node count from Python: a count past what 64 bits hold is as good as none.
+fn count_arg(py: Python<'_>, n: Option<Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+    let Some(n) = n else { return Ok(None) };
+    if let Ok(v) = n.extract::<u64>() {
+        return Ok(Some(v));
+    }
+    if n.is_instance_of::<pyo3::types::PyInt>() && n.gt(0).unwrap_or(false) {
+        return Ok(Some(u64::MAX));
+    }
+    Err(tsume_error(
+        py,
+        "ArgumentError",
+        &format!("{name} must be None or a number of nodes, not {n}"),
+    ))
+}
+
+fn out_bound(b: Plies) -> Option<i64> {
+    (b < UNBOUNDED).then_some(b as i64)
+}
+
+impl PySearch {
+    /// Runs `f` on the search without the GIL; limits, bugs and panics become Python exceptions.
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Search) -> Result<T, Halt> + Send,
+    ) -> PyResult<T> {
+        if self.broken.load(Ordering::Relaxed) {
+            return Err(PyRuntimeError::new_err(
+                "internal error: this search failed earlier and cannot go on",
+            ));
+        }
+        let main = py.import("threading")?;
+        let on_main = main
+            .call_method0("current_thread")?
+            .is(main.call_method0("main_thread")?);
+        self.shared.main_thread.store(on_main, Ordering::Relaxed);
+        let r = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                let mut s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+                f(&mut s)
+            }))
+        });
+        match r {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(Halt::Stop(stop))) => {
+                if let Some(e) = self
+                    .shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take()
+                {
+                    return Err(e);
+                }
+                let class = if stop == Stop::Budget {
+                    "OverBudget"
+                } else {
+                    "SearchLimit"
+                };
+                let cls = py.import("tsume.search")?.getattr(class)?;
+                Err(PyErr::from_value(cls.call1((stop.reason(),))?))
+            }
+            Ok(Err(Halt::Internal(msg))) => Err(PyRuntimeError::new_err(msg)),
+            Err(panic) => {
+                self.broken.store(true, Ordering::Relaxed);
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                Err(PyRuntimeError::new_err(format!(
+                    "internal error: the search failed ({what})"
+                )))
+            }
+        }
+    }
+
+    /// Reads the search without the GIL (another thread may be searching with it).
+    fn read<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Search) -> T + Send) -> T {
+        py.detach(|| f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner())))
+    }
+
+    fn moves(moves: &[Move]) -> Vec<u32> {
+        moves.iter().map(|m| m.raw()).collect()
+    }
+
+    fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
+        let n = self.tables.get().tables.n;
+        Move::from_raw(m, n).ok_or_else(|| {
+            tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("{m} is not a move int on this board"),
+            )
+        })
+    }
+}
+
+#[pymethods]
+impl PySearch {
+    /// A search of `position` (attacker to move, the defender's hand filled
+    /// in) within `limits` (a `tsume.Limits`: time, nodes, memory in MB),
+    /// with `options` (a `tsume.search.Options`).
+    #[new]
+    #[pyo3(signature = (position, *, limits=None, options=None, progress=None, progress_interval=1.0))]
+    fn new(
+        py: Python<'_>,
+        position: PyRef<'_, PyPosition>,
+        limits: Option<Bound<'_, PyAny>>,
+        options: Option<Bound<'_, PyAny>>,
+        progress: Option<Py<PyAny>>,
+        progress_interval: f64,
+    ) -> PyResult<Self> {
+        let (time_limit, node_limit, memory_limit_mb): (
+            Option<f64>,
+            Option<Bound<'_, PyAny>>,
+            Option<f64>,
+        ) = match &limits {
+            None => (None, None, None),
+            Some(l) => {
+                let nodes = l.getattr("nodes")?;
+                (
+                    l.getattr("time")?.extract()?,
+                    (!nodes.is_none()).then_some(nodes),
+                    l.getattr("memory")?.extract()?,
+                )
+            }
+        };
+        let options = match options {
+            None => Options::default(),
+            Some(o) => Options {
+                hand_dominance: o.getattr("hand_dominance")?.extract()?,
+                one_ply_mate: o.getattr("one_ply_mate")?.extract()?,
+                same_square_max: o.getattr("same_square_max")?.extract()?,
+                drop_groups: o.getattr("drop_groups")?.extract()?,
+                heuristic_init: o.getattr("heuristic_init")?.extract()?,
+                one_plus_epsilon: o.getattr("one_plus_epsilon")?.extract()?,
+                useless_interpositions: o.getattr("useless_interpositions")?.extract()?,
+                short_first: o.getattr("short_first")?.extract()?,
+                leftover_pruning: o.getattr("leftover_pruning")?.extract()?,
+                max_depth: o.getattr("max_depth")?.extract()?,
+            },
+        };
+        let memory_bytes = match memory_limit_mb {
+            Some(mb) if mb.is_finite() && mb > 0.0 => Some((mb * 1e6).min(1e15) as usize),
+            Some(mb) => {
+                return Err(tsume_error(
+                    py,
+                    "ArgumentError",
+                    &format!("memory_limit_mb must be a positive number of megabytes, not {mb}"),
+                ))
+            }
+            None => None,
+        };
+        let time = match time_limit {
+            Some(t) if t.is_finite() && t > 0.0 => {
+                Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
+            }
+            Some(t) => {
+                return Err(tsume_error(
+                    py,
+                    "ArgumentError",
+                    &format!("time_limit must be a positive number of seconds, not {t}"),
+                ))
+            }
+            None => None,
+        };
+        let limits = Limits {
+            nodes: count_arg(py, node_limit, "node_limit")?,
+            time,
+            memory: memory_bytes,
+        };
+        let mut search =
+            Search::new(&position.pos, limits, options).map_err(|e| super::engine_error(py, e))?;
+        let shared = Arc::new(Shared {
+            main_thread: AtomicBool::new(false),
+            pending: Mutex::new(None),
+            progress: progress.as_ref().map(|p| p.clone_ref(py)),
+        });
+        let interval = (progress.is_some() && progress_interval >= 0.0)
+            .then(|| Duration::try_from_secs_f64(progress_interval).unwrap_or(Duration::MAX));
+        search.set_hooks(Box::new(PyHooks(shared.clone())), interval);
+        let cancel = search.monitor().cancel_flag();
+        let live = search.monitor().live_nodes();
+        let attacker = search.attacker().index();
+        Ok(PySearch {
+            inner: Mutex::new(search),
+            cancel,
+            live,
+            attacker,
+            shared,
+            tables: position.tables.clone_ref(py),
+            broken: AtomicBool::new(false),
+        })
+    }
+
+    /// Stops the search (from any thread): the question under way, and every later one, raise SearchLimit.
+    fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Is the current position mated within `bound` plies (None: at any length)?
+    #[pyo3(signature = (bound=None))]
+    fn mate(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<bool> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.mate(b)?))
+    }
+
+    /// A proven length after `mate(bound)` proved the current position (its own proof's, or `bound`).
+    #[pyo3(signature = (bound=None))]
+    fn proof_length(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(out_bound(s.proof_length(b))))
+    }
+
+    /// The exact mate length within `bound` (None: no mate within it).
+    #[pyo3(signature = (bound=None, descend=false))]
+    fn value(&self, py: Python<'_>, bound: Option<i64>, descend: bool) -> PyResult<Option<i64>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.value(b, descend)?.map(|v| v as i64)))
+    }
+
+    /// The length of the first proof within `bound`: an upper bound of the mate's (None: no mate).
+    #[pyo3(signature = (bound=None))]
+    fn first_proof(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.first_proof(b)?.map(|v| v as i64)))
+    }
+
+    /// Is there a mate within `bound` at all (the first proof, no climb)?
+    #[pyo3(signature = (bound=None))]
+    fn mates_at_all(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<bool> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.mates_at_all(b)?))
+    }
+
+    /// `(upper, low)`: mated within `upper` (None: not within `bound`), not within any bound below `low`.
+    #[pyo3(signature = (bound=None, budget=None))]
+    fn value_within(
+        &self,
+        py: Python<'_>,
+        bound: Option<i64>,
+        budget: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(Option<i64>, i64)> {
+        let b = bound_arg(py, bound)?;
+        let budget = count_arg(py, budget, "budget")?;
+        self.run(py, |s| {
+            let l = s.value_within(b, budget)?;
+            Ok((l.upper.map(|v| v as i64), l.low as i64))
+        })
+    }
+
+    /// `(moves, leftover)`: the best line of value `value` from here.
+    #[pyo3(signature = (value, thorough=true))]
+    fn best_line(&self, py: Python<'_>, value: i64, thorough: bool) -> PyResult<(Vec<u32>, i32)> {
+        let v = bound_arg(py, Some(value))?;
+        self.run(py, |s| {
+            s.best_line(v, thorough)
+                .map(|(m, left)| (PySearch::moves(&m), left))
+        })
+    }
+
+    /// The moves of `best_line`, or None if `budget` nodes do not read it.
+    #[pyo3(signature = (value, thorough=true, budget=None))]
+    fn line_within(
+        &self,
+        py: Python<'_>,
+        value: i64,
+        thorough: bool,
+        budget: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Vec<u32>>> {
+        let v = bound_arg(py, Some(value))?;
+        let budget = count_arg(py, budget, "budget")?;
+        self.run(py, |s| {
+            Ok(s.line_within(v, thorough, budget)?
+                .map(|m| PySearch::moves(&m)))
+        })
+    }
+
+    /// A mating line within `bound` read off the table's proofs (not the best; empty if none).
+    fn proof_line(&self, py: Python<'_>, bound: i64) -> PyResult<Vec<u32>> {
+        let b = bound_arg(py, Some(bound))?;
+        self.run(py, |s| Ok(PySearch::moves(&s.proof_line(b)?)))
+    }
+
+    /// Every defence here (mated within `bound`): `(move, useless, value, line, leftover)`.
+    #[allow(clippy::type_complexity)]
+    fn defender_choices(
+        &self,
+        py: Python<'_>,
+        bound: i64,
+    ) -> PyResult<Vec<(u32, bool, Option<i64>, Vec<u32>, i32)>> {
+        let b = bound_arg(py, Some(bound))?;
+        self.run(py, |s| {
+            Ok(s.defender_choices(b)?
+                .into_iter()
+                .map(|c| {
+                    (
+                        c.m.raw(),
+                        c.useless,
+                        c.value.map(|v| v as i64),
+                        PySearch::moves(&c.line),
+                        c.left,
+                    )
+                })
+                .collect())
+        })
+    }
+
+    /// Is the defence `move` here a useless interposition (judged within `bound`)?
+    #[pyo3(signature = (r#move, bound=None))]
+    fn is_useless(&self, py: Python<'_>, r#move: u64, bound: Option<i64>) -> PyResult<bool> {
+        let m = self.move_arg(py, r#move)?;
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.is_useless(m, b)?))
+    }
+
+    /// R here: the longest value of the defences that are not interpositions (None: one escapes within `bound - 1`).
+    #[pyo3(signature = (bound=None))]
+    fn best_other_value(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| Ok(s.best_other_value(b)?.map(|v| v as i64)))
+    }
+
+    /// `(length, moves)` after `mate(bound)` proved the current position.
+    #[pyo3(signature = (bound=None))]
+    fn main_line(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<(i64, Vec<u32>)> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| {
+            s.main_line(b)
+                .map(|(len, m)| (len as i64, PySearch::moves(&m)))
+        })
+    }
+
+    /// Every checking move here with its exact mate length within `bound` (None: none).
+    #[pyo3(signature = (bound=None))]
+    fn first_moves(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Vec<(u32, Option<i64>)>> {
+        let b = bound_arg(py, bound)?;
+        self.run(py, |s| {
+            Ok(s.first_moves(b)?
+                .into_iter()
+                .map(|(m, v)| (m.raw(), v.map(|v| v as i64)))
+                .collect())
+        })
+    }
+
+    /// Puts the current position on the line (an anchor; `exact`: its value here is known) and plays `move`.
+    #[pyo3(signature = (r#move, exact=false))]
+    fn walk(&self, py: Python<'_>, r#move: u64, exact: bool) -> PyResult<()> {
+        let m = self.move_arg(py, r#move)?;
+        let legal = self.run(py, |s| {
+            let mut list = crate::moves::MoveList::new();
+            s.pos.legal_moves(Some(false), &mut list);
+            let ok = list.contains(m);
+            if ok {
+                s.walk(m, exact);
+            }
+            Ok(ok)
+        })?;
+        if !legal {
+            return Err(tsume_error(
+                py,
+                "IllegalMoveError",
+                &format!("{} is not legal here", r#move),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Takes back the last move of the walk (None if there is none).
+    fn unwalk(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        self.run(py, |s| Ok(s.unwalk().map(|m| m.raw())))
+    }
+
+    /// Takes back the whole walk.
+    fn rewind(&self, py: Python<'_>) -> PyResult<()> {
+        self.run(py, |s| {
+            s.rewind();
+            Ok(())
+        })
+    }
+
+    /// How many moves the walk has made.
+    #[getter]
+    fn walked(&self, py: Python<'_>) -> usize {
+        self.read(py, |s| s.walked())
+    }
+
+    /// A copy of the current position.
+    #[getter]
+    fn position(&self, py: Python<'_>) -> PyPosition {
+        let pos = self.read(py, |s| s.position().copy());
+        PyPosition {
+            pos,
+            tables: self.tables.clone_ref(py),
+            first_move: 1,
+        }
+    }
+
+    /// The attacker's colour (0 Black, 1 White).
+    #[getter]
+    fn attacker(&self) -> usize {
+        self.attacker
+    }
+
+    /// Nodes searched so far (while another thread searches: as of its last
+    /// look at the clock, at most 1,024 nodes ago).
+    #[getter]
+    fn nodes(&self) -> u64 {
+        match self.inner.try_lock() {
+            Ok(s) => s.nodes(),
+            Err(_) => self.live.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Of those, the nodes spent climbing from a first proof to an exact length.
+    #[getter]
+    fn climb_nodes(&self, py: Python<'_>) -> u64 {
+        self.read(py, |s| s.climb_nodes())
+    }
+
+    /// Stops the current question once `nodes` more nodes are spent (None: no budget).
+    #[pyo3(signature = (nodes=None))]
+    fn set_budget(&self, py: Python<'_>, nodes: Option<Bound<'_, PyAny>>) -> PyResult<()> {
+        let nodes = count_arg(py, nodes, "nodes")?;
+        self.read(py, |s| s.set_budget(nodes));
+        Ok(())
+    }
+
+    /// The search's statistics: nodes, seconds, table entries, capacity, bytes, garbage collections.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (nodes, secs, climb, lines, t) = self.read(py, |s| {
+            (
+                s.nodes(),
+                s.elapsed().as_secs_f64(),
+                s.climb_nodes(),
+                s.lines_read(),
+                s.table_stats(),
+            )
+        });
+        let d = PyDict::new(py);
+        d.set_item("nodes", nodes)?;
+        d.set_item("seconds", secs)?;
+        d.set_item(
+            "nodes_per_second",
+            if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+        )?;
+        d.set_item("climb_nodes", climb)?;
+        d.set_item("lines_read", lines)?;
+        d.set_item("table_entries", t.entries)?;
+        d.set_item("table_capacity", t.capacity)?;
+        d.set_item("table_max_capacity", t.max_capacity)?;
+        d.set_item("table_bytes", t.bytes)?;
+        d.set_item("gc_runs", t.gc_runs)?;
+        d.set_item("dominance_hits", t.dominance_hits)?;
+        d.set_item("lookups", t.lookups)?;
+        d.set_item("probes", t.probes)?;
+        Ok(d)
+    }
+
+    /// What the table's entries hold: `(proofs, disproofs at any length,
+    /// disproofs within a bound, open)` (a diagnostic: it reads every entry).
+    fn table_census(&self, py: Python<'_>) -> (usize, usize, usize, usize) {
+        let [a, b, c, d] = self.read(py, |s| s.table.census());
+        (a, b, c, d)
+    }
+
+    /// The reason a limit stopped the search for good (None if none did).
+    #[getter]
+    fn stopped(&self, py: Python<'_>) -> Option<String> {
+        self.read(py, |s| s.stopped().map(|s| s.reason()))
+    }
+}

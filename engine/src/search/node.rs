@@ -1,0 +1,597 @@
+//! The node search (df-pn's MID): expand the current position and search its
+//! best child until the node's thresholds are reached, then store what was
+//! found.
+//!
+//! A node's children are looked up once and again only after they were
+//! searched: children only get stronger in the table (a proof stays a proof,
+//! and a repetition disproof rests on this unchanging line), except when a
+//! garbage collection moved the table, after which they are all looked up
+//! again.  What a won or lost node stores, and for which hands, is in
+//! [`Search::won`] and [`Search::lost`].
+
+use crate::hand::Hand;
+use crate::search::bound::{Bound, PnDn, INF, INF_PN};
+use crate::search::engine::Search;
+use crate::search::expansion::{pn_dn, Expansion};
+use crate::search::hands::{
+    any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
+    proof_before_attack,
+};
+use crate::search::monitor::Stop;
+use crate::search::value::{Rep, Value};
+
+impl Search {
+    /// Is the current position mated within `b` plies?  The search runs
+    /// until the table can say; returns the value it says.
+    pub(crate) fn solve(&mut self, b: Bound) -> Result<Value, Stop> {
+        loop {
+            let v = self.probe(b);
+            if v.is_final() {
+                return Ok(v);
+            }
+            self.mid(b, INF_PN - 1, INF_PN - 1)?;
+        }
+    }
+
+    /// [`Search::solve`] as (mated, the answer rests on the line).
+    pub(crate) fn nested(&mut self, b: Bound) -> Result<(bool, bool), Stop> {
+        let v = self.solve(b)?;
+        Ok((v.is_proven(), v.rep.is_some()))
+    }
+
+    /// Searches the current position to bound `b` until its numbers reach a threshold.
+    pub(crate) fn mid(&mut self, b: Bound, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
+        // Checked before the node is counted: a stopped search counts no more.
+        self.monitor.visit()?;
+        if self.monitor.progress_due {
+            self.monitor.report(self.table.len())?;
+        }
+        let or_node = self.or_node();
+        let hand = self.attacker_hand();
+        let bkey = self.pos.board_key();
+        // The node's own entry is written when it returns: start loading it.
+        self.table.prefetch(bkey);
+        if or_node && b < 1 {
+            self.table
+                .store_disproof(bkey, hand, 0, 0, any_hand(), false, &mut self.anchors);
+            return Ok(Value::disproven(0, any_hand(), false, Rep::None));
+        }
+        let mut exp = self.take_expansion();
+        let r = self.expand(&mut exp, b, th_pn, th_dn);
+        self.give_expansion(exp);
+        r
+    }
+
+    fn expand(
+        &mut self,
+        exp: &mut Expansion,
+        b: Bound,
+        th_pn: PnDn,
+        th_dn: PnDn,
+    ) -> Result<Value, Stop> {
+        let start = self.monitor.nodes();
+        let or_node = self.or_node();
+        let hand = self.attacker_hand();
+        let bkey = self.pos.board_key();
+        exp.generate(&mut self.pos, or_node);
+        if exp.moves.is_empty() {
+            let exact = exp.filtered > 0;
+            if or_node {
+                // No check: no mate at any length.  A kind the attacker lacks
+                // whose drop would check may not be added to the disproof hand.
+                let u = pin_drop_checks(any_hand(), self.pos.drop_check_kinds(), hand);
+                self.table
+                    .store_disproof(bkey, hand, INF, 0, u, exact, &mut self.anchors);
+                return Ok(Value::disproven(INF, u, exact, Rep::None));
+            }
+            // Mate.  Where the defender could have interposed, a kind it
+            // lacked could have been dropped: the proof needs it kept away.
+            let l = if self.pos.interposition_squares() != 0 {
+                hand
+            } else {
+                Hand::EMPTY
+            };
+            let pa = self.anchors.on_anchor_board(bkey);
+            let _ = self
+                .table
+                .store_proof(bkey, hand, 0, 0, l, exact, pa, &mut self.anchors);
+            return Ok(Value::proven(0, l, exact, pa, Rep::None));
+        }
+        exp.make_children(&self.pos, hand, &self.options, &self.table);
+        if self.line.len() >= self.options.max_depth as usize {
+            return Err(self.monitor.stop(Stop::Depth(self.options.max_depth)));
+        }
+        let h = self.pos.hash();
+        self.line.push(h);
+        let r = self.search_children(exp, b, th_pn, th_dn, start);
+        self.line.pop();
+        r
+    }
+
+    /// Looks every child up again until no collection moved the table meanwhile.
+    fn value_children(&mut self, exp: &mut Expansion, b: Bound) -> Result<(), Stop> {
+        loop {
+            let generation = self.table.generation();
+            for i in 0..exp.kids.len() {
+                let mut kid = exp.kids[i];
+                self.value_child(&mut kid, b)?;
+                exp.kids[i] = kid;
+            }
+            if self.table.generation() == generation {
+                exp.generation = generation;
+                return Ok(());
+            }
+        }
+    }
+
+    fn search_children(
+        &mut self,
+        exp: &mut Expansion,
+        b: Bound,
+        th_pn: PnDn,
+        th_dn: PnDn,
+        start: u64,
+    ) -> Result<Value, Stop> {
+        let or_node = exp.or_node;
+        if or_node && self.options.one_ply_mate {
+            self.one_ply_mates(exp);
+        }
+        self.value_children(exp, b)?;
+        let eps = self.options.one_plus_epsilon;
+        let (th_phi, th_delta) = pn_dn(or_node, th_pn, th_dn);
+        loop {
+            let s = exp.summarize();
+            if s.phi == 0 {
+                return Ok(self.won(exp, b, s.best, start));
+            }
+            if s.delta == 0 {
+                return Ok(self.lost(exp, b, start));
+            }
+            let (pn, dn) = pn_dn(or_node, s.phi, s.delta);
+            if pn >= th_pn || dn >= th_dn {
+                let work = self.monitor.nodes() - start;
+                let hand = self.attacker_hand();
+                self.table.store_open(
+                    self.pos.board_key(),
+                    hand,
+                    b,
+                    pn,
+                    dn,
+                    work,
+                    &mut self.anchors,
+                );
+                return Ok(Value::open(pn, dn));
+            }
+            let (child_phi, child_delta) = exp.child_thresholds(&s, th_phi, th_delta, eps);
+            let (child_pn, child_dn) = pn_dn(or_node, child_phi, child_delta);
+            let best = s.best;
+            let m = exp.kids[best].m;
+            self.pos.push(m);
+            let r = self.mid(b - 1, child_pn, child_dn);
+            self.pos.pop();
+            let v = r?;
+            if exp.generation != self.table.generation() {
+                // A collection: older proofs may be distrusted, sets moved.
+                self.value_children(exp, b)?;
+            } else {
+                let mut kid = exp.kids[best];
+                kid.v = v;
+                self.judge_interposition(&mut kid, b)?;
+                exp.kids[best] = kid;
+                if exp.generation != self.table.generation() {
+                    self.value_children(exp, b)?;
+                }
+            }
+        }
+    }
+
+    /// Stores proofs of the children that are mates in one.
+    fn one_ply_mates(&mut self, exp: &Expansion) {
+        for kid in &exp.kids {
+            if self.table.known(kid.bkey, kid.hand) {
+                continue;
+            }
+            self.pos.push(kid.m);
+            let mated = !self.pos.has_safe_move();
+            self.pos.pop();
+            if mated {
+                let _ = self.table.store_proof(
+                    kid.bkey,
+                    kid.hand,
+                    0,
+                    0,
+                    Hand::EMPTY,
+                    true,
+                    true,
+                    &mut self.anchors,
+                );
+            }
+        }
+    }
+
+    /// The side to move wins through child `best` (or, at an attacker node,
+    /// the shortest proven child): store and return the node's value.
+    fn won(&mut self, exp: &Expansion, b: Bound, best: usize, start: u64) -> Value {
+        let h = self.pos.hash();
+        let bkey = self.pos.board_key();
+        let hand = self.attacker_hand();
+        let work = self.monitor.nodes() - start;
+        if exp.or_node {
+            // The shortest proof; of equal ones, one that holds on any line.
+            let mut pick = best;
+            for (i, kid) in exp.kids.iter().enumerate() {
+                let p = &exp.kids[pick].v;
+                if kid.v.pn == 0 && (kid.v.x < p.x || kid.v.x == p.x && p.rep.is_some()) {
+                    pick = i;
+                }
+            }
+            let kid = exp.kids[pick];
+            let length = kid.v.x + 1;
+            if let Some(v) = self.store_line_proof(kid.v.rep, h, length, work) {
+                return v;
+            }
+            let (l, exact) = if kid.v.exact {
+                (Hand::EMPTY, true)
+            } else {
+                // A drop is legal under a drop-mate ban only while the defender
+                // can answer it, which needs its hand: keep such a proof exact.
+                let banned = !self.pos.tables().drop_mate && kid.m.is_drop();
+                (proof_before_attack(kid.v.hand, kid.change), banned)
+            };
+            let pa = kid.v.pa || kid.v.rep.is_some() || self.anchors.on_anchor_board(bkey);
+            let _ =
+                self.table
+                    .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
+            return Value::proven(length, l, exact, pa, Rep::None);
+        }
+        // A defence escapes (the first in move order).
+        let kid = exp.kids[best];
+        if let Some(v) = self.store_rep_disproof(kid.v.rep, h, b, work) {
+            return v;
+        }
+        // Exact unless the defence is legal whatever the hands hold: an
+        // interposition found effective may be useless with other hands, and
+        // the stalemate rule or a drop-mate ban may forbid the defence when
+        // the attacker holds less.
+        let exact = kid.v.rep.is_some()
+            || kid.v.exact
+            || kid.checker != 0
+            || (self.pos.king(self.attacker) != 0 && !self.legal_for_any_hands(kid.m));
+        let bound = kid.v.x + 1;
+        self.table.store_disproof(
+            bkey,
+            hand,
+            bound,
+            work,
+            kid.v.hand,
+            exact,
+            &mut self.anchors,
+        );
+        Value::disproven(bound, kid.v.hand, exact, Rep::None)
+    }
+
+    /// Every child is lost for the side to move: store and return the node's value.
+    fn lost(&mut self, exp: &Expansion, b: Bound, start: u64) -> Value {
+        let h = self.pos.hash();
+        let bkey = self.pos.board_key();
+        let hand = self.attacker_hand();
+        let work = self.monitor.nodes() - start;
+        self.scratch.clear();
+        if exp.or_node {
+            // Every check is refuted.
+            let mut bound = INF;
+            let mut u = any_hand();
+            let mut exact = exp.filtered > 0;
+            let mut rep = false;
+            for kid in &exp.kids {
+                // A repetition disproof has a bound too: once the repetition of
+                // this very node is dropped, the plain disproof left holds up to it.
+                bound = bound.min(kid.v.x.saturating_add(1));
+                if kid.v.rep.is_some() {
+                    self.gather(kid.v.rep);
+                    rep = true;
+                    exact = true;
+                } else if kid.v.exact {
+                    exact = true;
+                } else {
+                    match disproof_before_attack(kid.v.hand, kid.change) {
+                        Some(k) => u = min(u, k),
+                        None => exact = true,
+                    }
+                }
+            }
+            if rep {
+                self.scratch_without(h);
+                if !self.scratch.is_empty() {
+                    let set = std::mem::take(&mut self.scratch);
+                    let r =
+                        self.table
+                            .store_rep_disproof(bkey, hand, b, &set, work, &mut self.anchors);
+                    self.scratch = set;
+                    return Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r));
+                }
+            }
+            let u = pin_drop_checks(u, self.pos.drop_check_kinds(), hand);
+            self.table
+                .store_disproof(bkey, hand, bound, work, u, exact, &mut self.anchors);
+            return Value::disproven(bound, u, exact, Rep::None);
+        }
+        // Every defence is mated: as late as the latest (a useless
+        // interposition's proof holds at this bound only).
+        let mut latest: Bound = -1;
+        let mut used_useless = false;
+        let mut exact = exp.filtered > 0;
+        let mut l = Hand::EMPTY;
+        let mut pa = false;
+        let mut rep = false;
+        for kid in &exp.kids {
+            if kid.v.x == -1 {
+                used_useless = true;
+            }
+            if kid.v.rep.is_some() {
+                self.gather(kid.v.rep);
+                rep = true;
+            }
+            latest = latest.max(kid.v.x);
+            pa |= kid.v.pa || kid.v.rep.is_some();
+            if kid.v.exact {
+                exact = true;
+            } else if !exact {
+                l = max(l, kid.v.hand);
+            }
+        }
+        let length = if used_useless {
+            b
+        } else if latest >= 0 {
+            latest + 1
+        } else {
+            0
+        };
+        if rep {
+            if let Some(v) = self.store_gathered_line_proof(h, length, work) {
+                return v;
+            }
+        }
+        if !exact && self.pos.interposition_squares() != 0 {
+            let d = self.pos.hand(self.attacker.flip());
+            l = keep_kinds_defender_lacks(l, hand, d, self.pos.tables().nkinds);
+        }
+        let exact = exact || used_useless || !hand.covers(l);
+        let pa = pa || self.anchors.on_anchor_board(bkey);
+        let _ = self
+            .table
+            .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
+        Value::proven(length, l, exact, pa, Rep::None)
+    }
+
+    /// A proof that rests on the line positions of `rep` (this node's own
+    /// aside): stored apart, and returned; None if it holds on any line.
+    fn store_line_proof(&mut self, rep: Rep, h: u64, length: Bound, work: u64) -> Option<Value> {
+        if !rep.is_some() {
+            return None;
+        }
+        self.scratch.clear();
+        self.gather(rep);
+        self.store_gathered_line_proof(h, length, work)
+    }
+
+    fn store_gathered_line_proof(&mut self, h: u64, length: Bound, work: u64) -> Option<Value> {
+        self.scratch_without(h);
+        if self.scratch.is_empty() {
+            return None;
+        }
+        let set = std::mem::take(&mut self.scratch);
+        let hand = self.attacker_hand();
+        let stored = self.table.store_line_proof(
+            self.pos.board_key(),
+            hand,
+            length,
+            &set,
+            work,
+            &mut self.anchors,
+        );
+        self.scratch = set;
+        // Not stored (a collection dropped proofs): the parent looks its
+        // children up again, so what is returned here is not used.
+        let rep = stored.map_or(Rep::Line(self.line.len() as u32), Rep::Stored);
+        Some(Value::proven(length, Hand::EMPTY, true, true, rep))
+    }
+
+    /// A disproof that rests on the line positions of `rep` (this node's own
+    /// aside): stored apart, and returned; None if it holds on any line.
+    fn store_rep_disproof(&mut self, rep: Rep, h: u64, b: Bound, work: u64) -> Option<Value> {
+        if !rep.is_some() {
+            return None;
+        }
+        self.scratch.clear();
+        self.gather(rep);
+        self.scratch_without(h);
+        if self.scratch.is_empty() {
+            return None;
+        }
+        let set = std::mem::take(&mut self.scratch);
+        let hand = self.attacker_hand();
+        let r = self.table.store_rep_disproof(
+            self.pos.board_key(),
+            hand,
+            b,
+            &set,
+            work,
+            &mut self.anchors,
+        );
+        self.scratch = set;
+        Some(Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r)))
+    }
+
+    /// Is the defence `m` legal whatever the hands hold?
+    ///
+    /// The stalemate rule and the drop-mate ban make a defence illegal when
+    /// the attacker has no king-safe answer, and with fewer pieces in hand it
+    /// may have none.  A king-safe move of a piece on the board needs no
+    /// hand; without one, the defence is safe from the stalemate rule only
+    /// when it checks (or the rule is off), and from the drop-mate ban only
+    /// when it does not check or is not a drop (or drops may mate).
+    pub(crate) fn legal_for_any_hands(&mut self, m: crate::moves::Move) -> bool {
+        let drop_mate = self.pos.tables().drop_mate;
+        let stalemate_illegal = self.pos.tables().stalemate_illegal;
+        self.pos.push(m);
+        let legal = if self.pos.is_check() {
+            drop_mate || !m.is_drop() || self.pos.has_safe_board_move()
+        } else {
+            !stalemate_illegal || self.pos.has_safe_board_move()
+        };
+        self.pos.pop();
+        legal
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::{Move, MoveList};
+    use crate::position::Position;
+    use crate::search::engine::Limits;
+    use crate::search::options::Options;
+    use crate::search::testing::tsume_as_given;
+    use crate::variant::builtin;
+
+    fn find(pos: &mut Position, text: &str) -> Move {
+        let mut l = MoveList::new();
+        pos.legal_moves(Some(false), &mut l);
+        *l.iter()
+            .find(|&&m| pos.move_string(m).eq_ignore_ascii_case(text))
+            .unwrap()
+    }
+
+    fn search_at(pos: &Position) -> Search {
+        Search::new(pos, Limits::default(), Options::default()).unwrap()
+    }
+
+    #[test]
+    fn a_defence_is_legal_for_any_hands_only_with_a_board_answer() {
+        // White attacks; Black's 6-4 leaves it, not in check, with the pawn in
+        // hand and, after p*20 only, a pawn move: with no pawn in hand the
+        // first would stalemate White, and 6-4 would be illegal.
+        for (drop, legal) in [("p*31", false), ("p*20", true)] {
+            let mut s = search_at(&tsume_as_given("ito", "k4TG17K6 w 2p 1"));
+            let m = find(&mut s.pos, drop);
+            s.pos.push(m);
+            let d = find(&mut s.pos, "6-4");
+            assert_eq!(s.legal_for_any_hands(d), legal, "{drop}");
+        }
+    }
+
+    #[test]
+    fn a_checking_defence_is_legal_for_any_hands_unless_it_is_a_banned_drop_mate() {
+        // White attacks, its k on 1 boxed in (Black's T on 4 covers 2, the G
+        // on 7 covers 3).  Black's P*2 checks it and White has nothing but
+        // drops: a drop mate, which only a ban makes illegal.
+        for (ban, legal) in [(false, true), (true, false)] {
+            let mut variant = builtin("ito");
+            variant.drop_mate = !ban;
+            let mut s = search_at(&Position::from_fen(&variant, "k2T2G17K6 w phP 1").unwrap());
+            let m = find(&mut s.pos, "p*31");
+            s.pos.push(m);
+            // (Found as a drop of the pawn face onto 2, legal or not under the ban.)
+            let d = Move::drop(
+                s.pos
+                    .tables()
+                    .face_kind
+                    .iter()
+                    .position(|&k| k == 1)
+                    .unwrap() as u8,
+                2,
+            );
+            assert!(s.pos.gives_check(d));
+            assert_eq!(s.legal_for_any_hands(d), legal, "ban {ban}");
+        }
+    }
+
+    #[test]
+    fn a_defender_nodes_disproof_serves_a_smaller_attacker_hand() {
+        // Two pawns against a lone king do not mate.  The defender node after
+        // P*11 is disproved by a defence that leaves Black's king its moves,
+        // so the disproof holds with fewer pawns in Black's hand too.
+        let mut s = search_at(&tsume_as_given("ito", "9k20K b 2P 1"));
+        let m = find(&mut s.pos, "P*11");
+        s.pos.push(m);
+        assert!(!s.mate(INF).unwrap());
+        let bkey = s.pos.board_key();
+        let hand = s.attacker_hand();
+        let e = s.table.get(bkey, hand).unwrap();
+        assert!(e.disproven >= 0 && !e.d_exact());
+        let v = s.table.lookup(bkey, Hand::EMPTY, INF, &s.line, &s.anchors); // no pawn left
+        assert!(v.is_disproven());
+    }
+
+    #[test]
+    fn a_proof_is_flagged_when_its_tree_meets_an_anchor_board() {
+        // The flag is carried from the mated position up through every
+        // defence and every mating move to the root.
+        let five = crate::search::testing::tsume("ito", "H1kf1P1c2K20 b PHG 1");
+        let mut mated = search_at(&five);
+        assert!(mated.mate(INF).unwrap());
+        let (_, line) = mated.main_line(INF).unwrap();
+        let mut end = five.copy();
+        for &m in &line {
+            end.push(m);
+        }
+        for on_the_mate in [false, true] {
+            let mut s = search_at(&five);
+            s.anchors
+                .push_board(if on_the_mate { end.board_key() } else { 12345 });
+            assert!(s.mate(INF).unwrap());
+            let e = s.table.get(s.pos.board_key(), s.attacker_hand()).unwrap();
+            assert!(e.proven < crate::search::bound::NOT_PROVEN);
+            assert_eq!(e.pa(), on_the_mate);
+        }
+    }
+
+    /// Every first move of a 9-ply problem valued with the root anchored,
+    /// as the verifier and `solve --all-first-moves` do: within 9 plies if
+    /// `bounded`, else whether it mates at all.
+    fn first_moves(dominance: bool, bounded: bool) -> (Vec<(Move, bool, Option<Bound>)>, Search) {
+        let nine = crate::search::testing::tsume("ito", "7H1+F2k18 b TCG 1");
+        let options = Options {
+            hand_dominance: dominance,
+            ..Options::default()
+        };
+        let mut s = Search::new(&nine, Limits::default(), options).unwrap();
+        s.anchor(false);
+        let mut list = MoveList::new();
+        s.pos.checks(&mut list);
+        let mut checks: Vec<Move> = list.iter().copied().collect();
+        checks.sort_unstable();
+        let mut out = vec![];
+        for m in checks {
+            s.pos.push(m);
+            if bounded {
+                out.push((m, false, s.value(9, false).unwrap()));
+            } else {
+                out.push((m, s.mate(INF).unwrap(), None));
+            }
+            s.pos.pop();
+        }
+        (out, s)
+    }
+
+    #[test]
+    fn anchored_searches_reuse_proofs_for_other_hands_and_keep_every_answer() {
+        for bounded in [true, false] {
+            let (values, s) = first_moves(true, bounded);
+            let (plain, _) = first_moves(false, bounded);
+            assert_eq!(values, plain);
+            // Proofs found for other hands served these searches under the anchor...
+            let reusable: Vec<_> = s
+                .table
+                .entries()
+                .filter(|e| e.proven < crate::search::bound::NOT_PROVEN && !e.p_exact())
+                .collect();
+            assert!(s.table.stats().dominance_hits > 0 && reusable.iter().any(|e| !e.pa()));
+            if !bounded {
+                // ... and the unbounded ones met the root's board in some trees.
+                assert!(reusable.iter().any(|e| e.pa()));
+            }
+        }
+    }
+}

@@ -1,0 +1,1040 @@
+//! The transposition table: one array of entries, sized by the memory budget.
+//!
+//! Entries are placed by their board key with linear probing, so every entry
+//! of one board lies in the run of used slots that starts at the board's
+//! home slot: a lookup reads that run to its end and finds the position's
+//! own entry and every other hand on the same board, whose proofs and
+//! disproofs serve it by hand dominance ([`crate::search::hands`]).
+//!
+//! Beside each slot a 32-bit *tag* says whether it is used, which board and
+//! which position (hashes of 15 bits each) it holds, and whether its entry
+//! can serve other hands (a proof or disproof not kept to its own hand): a
+//! lookup reads the tags of the run and only the entries that may answer,
+//! however many other hands of its board the run holds.
+//!
+//! The array starts small and doubles as it fills, up to the most entries
+//! the budget allows (counting the old array beside the new one while it
+//! grows).  Past that, a garbage collection drops the entries with the
+//! least work below them until half the slots are free: first entries that
+//! hold no proof, which any search may drop; proofs only when that is not
+//! enough, and then every older proof is distrusted from that moment on
+//! ([`crate::search::anchors`]).  A collection moves entries and sets, so it
+//! bumps the table's *generation*: a node being searched looks its children
+//! up again when the generation changed.
+
+use crate::hand::Hand;
+use crate::search::anchors::Anchors;
+use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
+use crate::search::entry::Entry;
+use crate::search::line::Line;
+use crate::search::sets::{SetRef, Sets};
+use crate::search::slab::Slab;
+use crate::search::value::{Rep, Value};
+
+/// The proof number of a position looked up at a bound it has not been
+/// searched to, but found not mated within a smaller one: likely not mated
+/// within this one either, so a proof is looked for elsewhere first.
+pub const DISPROVEN_BELOW_PN: PnDn = 4;
+
+/// The fewest entries a table holds, whatever the budget.
+pub const MIN_ENTRIES: usize = 4096;
+
+/// The entries a table starts with.
+const START_ENTRIES: usize = 8192;
+
+/// The table fills to this fraction (eighths) before it grows or collects.
+const FILL_EIGHTHS: usize = 4;
+
+/// Why a store was not made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotStored {
+    /// Making room dropped proofs: a proof found before that is not stored.
+    ProofsDropped,
+}
+
+/// Counts for the statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Entries in use.
+    pub entries: usize,
+    /// Slots allocated.
+    pub capacity: usize,
+    /// The most slots the budget allows.
+    pub max_capacity: usize,
+    /// Garbage collections run.
+    pub gc_runs: u64,
+    /// Lookups answered by another hand's result.
+    pub dominance_hits: u64,
+    /// Lookups, and the slots they read.
+    pub lookups: u64,
+    pub probes: u64,
+    /// Bytes allocated for entries and sets.
+    pub bytes: usize,
+}
+
+/// The table.
+pub struct Table {
+    slots: Slab<Entry>,
+    tags: Slab<u32>,
+    count: usize,
+    max_capacity: usize,
+    sets: Sets,
+    dominance: bool,
+    generation: u64,
+    gc_runs: u64,
+    dominance_hits: u64,
+    lookups: u64,
+    probes: u64,
+}
+
+/// The size after `len` on the way to `max`: the sizes are `max` halved,
+/// rounded up, so each is at most half the next and about double the last.
+fn next_size(len: usize, max: usize) -> usize {
+    let mut n = max;
+    while n.div_ceil(2) > len {
+        n = n.div_ceil(2);
+    }
+    n
+}
+
+#[inline(always)]
+fn home(bkey: u64, capacity: usize) -> usize {
+    // Zobrist keys may leave the top bits empty: mix before taking the high part.
+    let mixed = bkey.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((mixed as u128 * capacity as u128) >> 64) as usize
+}
+
+const TAG_USED: u32 = 1 << 31;
+const TAG_OTHERS: u32 = 1 << 30;
+const TAG_BOARD: u32 = 0x7fff << 15;
+const TAG_POSITION: u32 = 0x7fff;
+
+/// The board part of a tag.
+#[inline(always)]
+fn board_tag(bkey: u64) -> u32 {
+    TAG_USED | ((bkey >> 20) as u32 & 0x7fff) << 15
+}
+
+/// The tag of a position (without [`TAG_OTHERS`]).
+#[inline(always)]
+fn position_tag(bkey: u64, hand: Hand) -> u32 {
+    board_tag(bkey) | (scramble(bkey ^ hand.packed()) >> 49) as u32 & TAG_POSITION
+}
+
+/// The tag of an entry as it stands.
+#[inline(always)]
+fn tag_of(e: &Entry) -> u32 {
+    let others = (e.proven != NOT_PROVEN && !e.p_exact()) || (e.disproven >= 0 && !e.d_exact());
+    position_tag(e.bkey, e.hand()) | if others { TAG_OTHERS } else { 0 }
+}
+
+/// A hash of a key unrelated to its home slot (SplitMix64's finaliser).
+#[inline]
+fn scramble(x: u64) -> u64 {
+    let mut z = x ^ 0x5851_f42d_4c95_7f2d;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Table {
+    /// A table within `bytes` bytes (entries and sets; at least [`MIN_ENTRIES`]
+    /// entries whatever the budget), reusing results for other hands if `dominance`.
+    pub fn new(bytes: usize, dominance: bool) -> Table {
+        let entry = std::mem::size_of::<Entry>() + 4;
+        // An eighth for the sets; the entries get the rest, counting the old
+        // array beside the new one while the table grows.
+        let set_words = (bytes / 8 / 8).max(16 * 1024);
+        // The last size is two thirds of the room; the sizes before it are its
+        // halves (rounded up), so the old array beside the new one fits too.
+        let room = (bytes - bytes / 8) / entry;
+        let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
+        let mut start = max_capacity;
+        while start > START_ENTRIES {
+            start = start.div_ceil(2);
+        }
+        Table {
+            slots: Slab::zeroed(start),
+            tags: Slab::zeroed(start),
+            count: 0,
+            max_capacity,
+            sets: Sets::new(set_words),
+            dominance,
+            generation: 0,
+            gc_runs: 0,
+            dominance_hits: 0,
+            lookups: 0,
+            probes: 0,
+        }
+    }
+
+    /// Bumped by every change that moves entries or sets.
+    #[inline(always)]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Statistics.
+    pub fn stats(&self) -> TableStats {
+        TableStats {
+            entries: self.count,
+            capacity: self.slots.len(),
+            max_capacity: self.max_capacity,
+            gc_runs: self.gc_runs,
+            dominance_hits: self.dominance_hits,
+            lookups: self.lookups,
+            probes: self.probes,
+            bytes: self.slots.len() * (std::mem::size_of::<Entry>() + 4) + self.sets.bytes(),
+        }
+    }
+
+    /// Entries in use.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// No entry in use?
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// What the entries hold, for diagnostics: how many hold a proof, a
+    /// disproof at any length, a disproof within a bound only (a
+    /// repetition's too), and neither (positions left open).
+    pub fn census(&self) -> [usize; 4] {
+        let mut out = [0; 4];
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            let kind = if e.holds_proof() {
+                0
+            } else if e.disproven >= UNBOUNDED {
+                1
+            } else if e.disproven >= 0 || e.rep != 0 {
+                2
+            } else {
+                3
+            };
+            out[kind] += 1;
+        }
+        out
+    }
+
+    /// The entries in use.
+    #[cfg(test)]
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.slots.iter().filter(|e| !e.is_empty())
+    }
+
+    /// The longest run of used slots, and the most entries of one board.
+    #[cfg(test)]
+    pub fn crowding(&self) -> (usize, usize) {
+        let mut longest = 0;
+        let mut run = 0;
+        for e in self.slots.iter() {
+            if e.is_empty() {
+                run = 0;
+            } else {
+                run += 1;
+                longest = longest.max(run);
+            }
+        }
+        let mut boards: std::collections::HashMap<u64, usize> = Default::default();
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            *boards.entry(e.bkey).or_default() += 1;
+        }
+        (longest, boards.values().copied().max().unwrap_or(0))
+    }
+
+    /// The slot of a position's entry, if it has one.
+    #[inline]
+    fn find(&self, bkey: u64, hand: Hand) -> Option<usize> {
+        let cap = self.slots.len();
+        let want = position_tag(bkey, hand);
+        let mut i = home(bkey, cap);
+        loop {
+            let tag = self.tags[i];
+            if tag == 0 {
+                return None;
+            }
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+                return Some(i);
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// Starts loading the home slot of a board into the cache: the lookups
+    /// of a node's children are independent, so their memory latencies
+    /// overlap when all are asked for first.
+    #[inline(always)]
+    pub fn prefetch(&self, bkey: u64) {
+        let i = home(bkey, self.slots.len());
+        let tag = self.tags.as_ptr().wrapping_add(i) as *const i8;
+        let entry = self.slots.as_ptr().wrapping_add(i) as *const i8;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint: it reads nothing and cannot fault,
+        // whatever the address (here inside the tags and the slots).
+        #[allow(unused_unsafe)]
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(tag);
+            _mm_prefetch::<_MM_HINT_T0>(entry);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (tag, entry);
+    }
+
+    /// The entry of a position, if it has one.
+    pub fn get(&self, bkey: u64, hand: Hand) -> Option<&Entry> {
+        self.find(bkey, hand).map(|i| &self.slots[i])
+    }
+
+    /// Has the position an entry?
+    pub fn known(&self, bkey: u64, hand: Hand) -> bool {
+        self.find(bkey, hand).is_some()
+    }
+
+    /// A stored set: its bound, epoch and positions.
+    #[inline]
+    pub fn set(&self, r: SetRef) -> (Bound, u32, &[u64]) {
+        self.sets.get(r)
+    }
+
+    fn line_proof_holds(&self, e: &Entry, b: Bound, line: &Line, floor: u32) -> Option<Bound> {
+        if e.lp == 0 {
+            return None;
+        }
+        let (lp_b, epoch, rep) = self.sets.get(e.lp);
+        (lp_b <= b && epoch >= floor && line.contains_all(rep)).then_some(lp_b)
+    }
+
+    /// What the table knows of a position (board key, attacker hand) at bound `b`.
+    pub fn lookup(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        line: &Line,
+        anchors: &Anchors,
+    ) -> Value {
+        let cap = self.slots.len();
+        let floor = anchors.floor();
+        let mut own: Option<usize> = None;
+        let mut proof: Option<usize> = None;
+        let mut disproof: Option<usize> = None;
+        let want = position_tag(bkey, hand);
+        let board = board_tag(bkey);
+        let mut i = home(bkey, cap);
+        self.lookups += 1;
+        loop {
+            let tag = self.tags[i];
+            self.probes += 1;
+            if tag == 0 {
+                break;
+            }
+            if tag & TAG_BOARD == board & TAG_BOARD {
+                if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+                    own = Some(i);
+                } else if tag & TAG_OTHERS != 0 && self.dominance {
+                    let e = &self.slots[i];
+                    if e.bkey == bkey {
+                        if proof.is_none()
+                            && e.proven <= b
+                            && !e.p_exact()
+                            && e.p_epoch >= floor
+                            && anchors.allows_other_hands(e.pa())
+                            && hand.covers(e.proof_hand())
+                        {
+                            proof = Some(i);
+                        } else if disproof.is_none()
+                            && e.disproven >= b
+                            && !e.d_exact()
+                            && e.disproof_hand().covers(hand)
+                        {
+                            disproof = Some(i);
+                        }
+                    }
+                }
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+        if let Some(i) = own {
+            let e = &self.slots[i];
+            if e.proven <= b && e.p_epoch >= floor {
+                return Value::proven(e.proven, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
+            }
+            if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
+                return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
+            }
+            if e.disproven >= b {
+                return Value::disproven(e.disproven, e.disproof_hand(), e.d_exact(), Rep::None);
+            }
+            if e.rep != 0 {
+                let (rep_b, _, rep) = self.sets.get(e.rep);
+                if rep_b >= b && line.contains_all(rep) {
+                    return Value::disproven(rep_b, Hand::EMPTY, true, Rep::Stored(e.rep));
+                }
+            }
+        }
+        if let Some(j) = proof {
+            self.dominance_hits += 1;
+            let o = &self.slots[j];
+            return Value::proven(o.proven, o.proof_hand(), false, o.pa(), Rep::None);
+        }
+        if let Some(j) = disproof {
+            self.dominance_hits += 1;
+            let o = &self.slots[j];
+            return Value::disproven(o.disproven, o.disproof_hand(), false, Rep::None);
+        }
+        if let Some(i) = own {
+            let e = &self.slots[i];
+            if e.b == b {
+                let (pn, dn) = e.numbers();
+                return Value::open(pn, dn);
+            }
+            if e.disproven >= 0 {
+                return Value::open(DISPROVEN_BELOW_PN, 1);
+            }
+            if 0 <= e.b && e.b < b {
+                // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
+                let (pn, dn) = e.numbers();
+                return Value::open(pn, dn);
+            }
+        }
+        Value::open(1, 1)
+    }
+
+    /// The proven length of a position's own entry usable on this line; [`NOT_PROVEN`] if none.
+    pub fn proof_length(&self, bkey: u64, hand: Hand, line: &Line, anchors: &Anchors) -> Bound {
+        let Some(i) = self.find(bkey, hand) else {
+            return NOT_PROVEN;
+        };
+        let e = &self.slots[i];
+        let floor = anchors.floor();
+        let best = if e.p_epoch >= floor {
+            e.proven
+        } else {
+            NOT_PROVEN
+        };
+        match self.line_proof_holds(e, NOT_PROVEN - 1, line, floor) {
+            Some(lp_b) if lp_b < best => lp_b,
+            _ => best,
+        }
+    }
+
+    // --- stores -------------------------------------------------------------
+
+    /// Makes room for one more entry and `words` words of sets: grows the
+    /// table or collects garbage.  `Err` if proofs were dropped.
+    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> Result<(), NotStored> {
+        let mut dropped = false;
+        if self.count + 1 > self.slots.len() * FILL_EIGHTHS / 8 {
+            if self.slots.len() < self.max_capacity {
+                self.grow();
+            } else {
+                dropped |= self.collect(anchors, words);
+            }
+        }
+        if self.sets.used() + words + 2 > self.sets.capacity() {
+            self.compact_sets();
+            if self.sets.used() + words + 2 > self.sets.capacity() / 2 {
+                dropped |= self.collect(anchors, words);
+            }
+        }
+        if dropped {
+            Err(NotStored::ProofsDropped)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The slot of a position's entry, made if there is none (room made beforehand).
+    fn slot(&mut self, bkey: u64, hand: Hand, work: u64) -> usize {
+        let cap = self.slots.len();
+        let want = position_tag(bkey, hand);
+        let mut i = home(bkey, cap);
+        loop {
+            let tag = self.tags[i];
+            if tag == 0 {
+                let mut e = Entry::new(bkey, hand);
+                e.add_work(work);
+                self.slots[i] = e;
+                self.tags[i] = want;
+                self.count += 1;
+                return i;
+            }
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+                self.slots[i].add_work(work);
+                return i;
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// Stores a proof within `length`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_proof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        length: Bound,
+        work: u64,
+        proof_hand: Hand,
+        exact: bool,
+        pa: bool,
+        anchors: &mut Anchors,
+    ) -> Result<(), NotStored> {
+        self.make_room(0, anchors)?;
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_proof(
+            length,
+            proof_hand,
+            exact,
+            pa,
+            anchors.epoch(),
+            anchors.floor(),
+        );
+        self.tags[i] = tag_of(&self.slots[i]);
+        Ok(())
+    }
+
+    /// Stores a proof within `length` that holds while every position of
+    /// `rep` is on the line; it replaces the entry's last such proof.  The
+    /// stored set is returned.
+    pub fn store_line_proof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        length: Bound,
+        rep: &[u64],
+        work: u64,
+        anchors: &mut Anchors,
+    ) -> Result<SetRef, NotStored> {
+        self.make_room(rep.len(), anchors)?;
+        let i = self.slot(bkey, hand, work);
+        let r = self
+            .sets
+            .alloc(i as u32, length, anchors.epoch(), rep)
+            .expect("room was made for the set");
+        self.slots[i].lp = r;
+        Ok(r)
+    }
+
+    /// Stores a disproof within `bound`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_disproof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        bound: Bound,
+        work: u64,
+        disproof_hand: Hand,
+        exact: bool,
+        anchors: &mut Anchors,
+    ) {
+        // A disproof holds whatever was dropped to make room for it.
+        let _ = self.make_room(0, anchors);
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_disproof(bound, disproof_hand, exact);
+        self.tags[i] = tag_of(&self.slots[i]);
+    }
+
+    /// Stores a disproof within `b` that holds while every position of `rep`
+    /// is on the line; the stored set is returned.
+    pub fn store_rep_disproof(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        rep: &[u64],
+        work: u64,
+        anchors: &mut Anchors,
+    ) -> SetRef {
+        let _ = self.make_room(rep.len(), anchors);
+        let i = self.slot(bkey, hand, work);
+        let r = self
+            .sets
+            .alloc(i as u32, b, 0, rep)
+            .expect("room was made for the set");
+        self.slots[i].rep = r;
+        r
+    }
+
+    /// Stores the numbers of an open search to bound `b`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store_open(
+        &mut self,
+        bkey: u64,
+        hand: Hand,
+        b: Bound,
+        pn: PnDn,
+        dn: PnDn,
+        work: u64,
+        anchors: &mut Anchors,
+    ) {
+        let _ = self.make_room(0, anchors);
+        let i = self.slot(bkey, hand, work);
+        self.slots[i].set_open(b, pn, dn);
+    }
+
+    // --- memory -----------------------------------------------------------
+
+    /// Puts an entry taken out of its slot back from its home slot; returns where.
+    fn reinsert(&mut self, e: Entry) -> usize {
+        let cap = self.slots.len();
+        let mut i = home(e.bkey, cap);
+        while self.tags[i] != 0 {
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+        self.tags[i] = tag_of(&e);
+        self.slots[i] = e;
+        i
+    }
+
+    /// Empties slot `i`.
+    fn clear_slot(&mut self, i: usize) {
+        self.slots[i].clear();
+        self.tags[i] = 0;
+    }
+
+    fn grow(&mut self) {
+        let n = next_size(self.slots.len(), self.max_capacity);
+        let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
+        self.tags = Slab::zeroed(n);
+        for &e in old.iter().filter(|e| !e.is_empty()) {
+            let i = self.reinsert(e);
+            self.claim_sets(i);
+        }
+    }
+
+    /// Tells the sets of the entry in slot `i` where their owner is.
+    fn claim_sets(&mut self, i: usize) {
+        let e = self.slots[i];
+        if e.rep != 0 {
+            self.sets.set_owner(e.rep, i as u32);
+        }
+        if e.lp != 0 {
+            self.sets.set_owner(e.lp, i as u32);
+        }
+    }
+
+    /// Moves the live sets over the garbage ones.
+    fn compact_sets(&mut self) {
+        let slots = &mut self.slots;
+        self.sets.compact(|owner, old, new| {
+            let e = &mut slots[owner as usize];
+            if e.is_empty() {
+                false
+            } else if e.rep == old {
+                e.rep = new;
+                true
+            } else if e.lp == old {
+                e.lp = new;
+                true
+            } else {
+                false
+            }
+        });
+        self.generation += 1;
+    }
+
+    /// Drops entries with the least work until half the slots and half the
+    /// sets' words are free (those without a proof first); `words` more
+    /// words of sets must then fit.  Returns whether proofs were dropped.
+    fn collect(&mut self, anchors: &mut Anchors, words: usize) -> bool {
+        let set_len = |sets: &Sets, r: SetRef| if r == 0 { 0 } else { sets.get(r).2.len() + 2 };
+        // Priority classes: (holds a proof, log2 of its work); the lowest goes first.
+        let class = |e: &Entry| {
+            (e.holds_proof() as usize) * 65 + (64 - (e.work() + 1).leading_zeros() as usize)
+        };
+        let mut counts = [0usize; 130];
+        let mut sizes = [0usize; 130];
+        let mut live_words = 0;
+        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+            let c = class(e);
+            let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
+            counts[c] += 1;
+            sizes[c] += w;
+            live_words += w;
+        }
+        let keep_entries = self.slots.len() * FILL_EIGHTHS / 8 / 2;
+        let keep_words = (self.sets.capacity() / 2).saturating_sub(words);
+        let mut entries = self.count;
+        // Whole classes go until what is left fits; the last one partly.
+        let mut cut = 0;
+        while cut < 130 && (entries > keep_entries || live_words > keep_words) {
+            entries -= counts[cut];
+            live_words -= sizes[cut];
+            cut += 1;
+        }
+        // Of the last class, keep what fits, chosen by a hash of the key and
+        // not by slot (that would keep the entries of low home slots, and
+        // collection after collection pile them into one long run).
+        let last = cut.saturating_sub(1);
+        let spare = keep_entries.saturating_sub(entries) as u128;
+        let in_last = counts[last].max(1) as u128;
+        let mut spare_words = keep_words.saturating_sub(live_words);
+        let mut dropped_proofs = false;
+        for i in 0..self.slots.len() {
+            let e = self.slots[i];
+            if e.is_empty() {
+                continue;
+            }
+            let c = class(&e);
+            if c > last || cut == 0 {
+                continue;
+            }
+            let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
+            if c == last {
+                let draw = scramble(
+                    e.bkey ^ e.hand().packed() ^ self.gc_runs.wrapping_mul(0x2545_f491_4f6c_dd1d),
+                ) >> 32;
+                if (draw as u128 * in_last) >> 32 < spare && spare_words >= w {
+                    spare_words -= w;
+                    continue;
+                }
+            }
+            dropped_proofs |= e.holds_proof();
+            self.clear_slot(i);
+            self.count -= 1;
+        }
+        self.compact_slots();
+        self.compact_sets();
+        if dropped_proofs {
+            anchors.collected();
+        }
+        self.gc_runs += 1;
+        dropped_proofs
+    }
+
+    /// Closes the gaps that dropped entries left in the runs of used slots.
+    fn compact_slots(&mut self) {
+        let cap = self.slots.len();
+        let Some(start) = self.tags.iter().position(|&t| t == 0) else {
+            return;
+        };
+        for k in 1..=cap {
+            let i = (start + k) % cap;
+            if self.tags[i] == 0 {
+                continue;
+            }
+            let e = self.slots[i];
+            self.clear_slot(i);
+            let j = self.reinsert(e);
+            if j != i {
+                self.claim_sets(j);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::hands::any_hand;
+
+    fn h(counts: &[u8]) -> Hand {
+        Hand::from_counts(counts).unwrap()
+    }
+
+    fn table() -> (Table, Line, Anchors) {
+        (Table::new(1 << 20, true), Line::new(), Anchors::new())
+    }
+
+    #[test]
+    fn an_unknown_position_starts_at_one_one() {
+        let (mut t, line, anchors) = table();
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(1, 1)
+        );
+    }
+
+    #[test]
+    fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
+        let (mut t, line, mut anchors) = table();
+        let mine = h(&[1, 1]);
+        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors)
+            .unwrap();
+        assert!(t.lookup(5, mine, 7, &line, &anchors).is_proven());
+        assert!(t.lookup(5, mine, 9, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, mine, 5, &line, &anchors).is_proven());
+        // Another hand on the board: at least the proof hand.
+        let more = t.lookup(5, h(&[2, 0]), 9, &line, &anchors);
+        assert!(more.is_proven() && !more.exact);
+        assert!(!t.lookup(5, h(&[0, 3]), 9, &line, &anchors).is_proven());
+        // Another board: nothing.
+        assert!(!t.lookup(6, mine, 9, &line, &anchors).is_proven());
+        assert_eq!(t.stats().dominance_hits, 1);
+    }
+
+    #[test]
+    fn an_exact_proof_serves_its_own_hand_only() {
+        let (mut t, line, mut anchors) = table();
+        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors)
+            .unwrap();
+        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, h(&[2]), 3, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn a_disproof_holds_for_smaller_bounds_and_fewer_attacker_pieces() {
+        let (mut t, line, mut anchors) = table();
+        t.store_disproof(5, h(&[1, 1]), 9, 3, h(&[1, 2]), false, &mut anchors);
+        assert!(t.lookup(5, h(&[1, 1]), 9, &line, &anchors).is_disproven());
+        assert!(t.lookup(5, h(&[1, 1]), 3, &line, &anchors).is_disproven());
+        assert!(!t.lookup(5, h(&[1, 1]), 11, &line, &anchors).is_final());
+        assert!(t.lookup(5, h(&[0, 2]), 9, &line, &anchors).is_disproven());
+        assert!(!t.lookup(5, h(&[2, 0]), 9, &line, &anchors).is_final());
+    }
+
+    #[test]
+    fn numbers_come_from_the_same_or_a_smaller_bound() {
+        let (mut t, line, mut anchors) = table();
+        t.store_open(5, Hand::EMPTY, 7, 3, 8, 1, &mut anchors);
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 7, &line, &anchors),
+            Value::open(3, 8)
+        );
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(3, 8)
+        );
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 5, &line, &anchors),
+            Value::open(1, 1)
+        );
+        // Not mated within a smaller bound: looks harder to prove.
+        t.store_disproof(5, Hand::EMPTY, 7, 1, Hand::EMPTY, true, &mut anchors);
+        assert_eq!(
+            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            Value::open(DISPROVEN_BELOW_PN, 1)
+        );
+    }
+
+    #[test]
+    fn results_resting_on_the_line_hold_while_it_stands() {
+        let (mut t, mut line, mut anchors) = table();
+        line.push(100);
+        line.push(200);
+        let r = t.store_rep_disproof(5, Hand::EMPTY, 9, &[100, 200], 1, &mut anchors);
+        let v = t.lookup(5, Hand::EMPTY, 9, &line, &anchors);
+        assert_eq!(v, Value::disproven(9, Hand::EMPTY, true, Rep::Stored(r)));
+        line.pop();
+        assert!(!t.lookup(5, Hand::EMPTY, 9, &line, &anchors).is_final());
+        line.push(200);
+        let lp = t
+            .store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors)
+            .unwrap();
+        assert_eq!(
+            t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep,
+            Rep::Stored(lp)
+        );
+        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), 5);
+        line.pop();
+        assert!(!t.lookup(6, Hand::EMPTY, 7, &line, &anchors).is_final());
+        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), NOT_PROVEN);
+    }
+
+    #[test]
+    fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
+        let (mut t, line, mut anchors) = table();
+        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+            .unwrap();
+        anchors.push(77, Some(8), false);
+        assert!(!t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        anchors.pop();
+        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        // Found under the anchor: used for other hands only if clear of anchor boards.
+        anchors.push(77, Some(8), false);
+        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors)
+            .unwrap();
+        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+            .unwrap();
+        assert!(!t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(6, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
+        anchors.pop();
+        assert!(t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+    }
+
+    #[test]
+    fn growth_stays_within_the_budget_and_uses_it() {
+        let entry = std::mem::size_of::<Entry>() + 4;
+        let mut last = 0;
+        for mb in [1usize, 5, 40, 100, 256, 300, 500, 1000] {
+            let bytes = mb << 20;
+            let room = bytes - bytes / 8;
+            let t = Table::new(bytes, true);
+            let max = t.stats().max_capacity;
+            // Every step of the growth fits, the old array beside the new one.
+            let mut len = t.slots.len();
+            assert!(len <= START_ENTRIES);
+            while len < max {
+                let n = next_size(len, max);
+                assert!(
+                    n <= 2 * len && (len + n) * entry <= room,
+                    "{mb} MB: {len} to {n}"
+                );
+                len = n;
+            }
+            // A larger budget gives a larger table (no power-of-two steps),
+            // and the last size uses the room.
+            assert!(max > last, "{mb} MB: {max} slots");
+            assert!(
+                max * entry * 3 / 2 > room - 8 * entry,
+                "{mb} MB: {max} slots"
+            );
+            last = max;
+        }
+    }
+
+    #[test]
+    fn the_table_grows_then_collects_keeping_the_most_work() {
+        let mut t = Table::new(0, true); // the smallest table
+        let (line, mut anchors) = (Line::new(), Anchors::new());
+        assert_eq!(t.stats().max_capacity, MIN_ENTRIES);
+        let n = MIN_ENTRIES as u64 * 2;
+        for k in 0..n {
+            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+        }
+        let s = t.stats();
+        assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
+        // The last entries stored (the most work) are there; the first are gone.
+        assert!(t
+            .lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors)
+            .is_disproven());
+        assert!(!t.lookup(7919, Hand::EMPTY, 5, &line, &anchors).is_final());
+        // No proof was dropped: the epoch did not move.
+        assert_eq!(anchors.floor(), 0);
+        // Every entry left is still found.
+        let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
+        assert_eq!(found, t.len());
+    }
+
+    #[test]
+    fn collections_keep_the_runs_short_and_every_entry_findable() {
+        // Entries of equal work are kept by a hash of their key, not their
+        // slot: keeping low slots piled the survivors into one long run.
+        let mut t = Table::new(0, true);
+        let mut anchors = Anchors::new();
+        let mut x: u64 = 0x1234_5678;
+        let mut collections = 0;
+        for k in 0..40_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let before = t.stats().gc_runs;
+            t.store_disproof(
+                x >> 2,
+                Hand::EMPTY,
+                5,
+                k % 1000,
+                Hand::EMPTY,
+                false,
+                &mut anchors,
+            );
+            if t.stats().gc_runs == before {
+                continue;
+            }
+            collections += 1;
+            let cap = t.slots.len();
+            let (longest, _) = t.crowding();
+            assert!(
+                longest < 100,
+                "a run of {longest} after collection {collections}"
+            );
+            assert!(t.len() < cap / 2, "{} entries kept of {cap}", t.len());
+            for i in 0..cap {
+                let e = &t.slots[i];
+                if !e.is_empty() {
+                    // Every slot from its home to its own is used: linear probing finds it.
+                    let mut j = home(e.bkey, cap);
+                    while j != i {
+                        assert!(!t.slots[j].is_empty());
+                        j = (j + 1) % cap;
+                    }
+                }
+            }
+        }
+        assert!(collections > 10);
+    }
+
+    #[test]
+    fn proofs_go_last_and_then_start_an_epoch() {
+        let mut t = Table::new(0, true);
+        let (line, mut anchors) = (Line::new(), Anchors::new());
+        let mut refused = 0;
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            if t.store_proof(
+                k * 7919,
+                Hand::EMPTY,
+                5,
+                1,
+                Hand::EMPTY,
+                true,
+                false,
+                &mut anchors,
+            )
+            .is_err()
+            {
+                refused += 1;
+            }
+        }
+        assert!(refused > 0 && anchors.floor() > 0);
+        // Proofs kept from before the last collection are no longer used; later ones are.
+        let kept_old = (0..MIN_ENTRIES as u64)
+            .filter(|k| t.known(k * 7919, Hand::EMPTY))
+            .count();
+        let used_old = (0..MIN_ENTRIES as u64)
+            .filter(|k| {
+                t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors)
+                    .is_proven()
+            })
+            .count();
+        assert!(kept_old > 0 && used_old == 0, "{kept_old} {used_old}");
+        assert!(t
+            .lookup(
+                (MIN_ENTRIES as u64 * 2 - 1) * 7919,
+                Hand::EMPTY,
+                5,
+                &line,
+                &anchors
+            )
+            .is_proven());
+    }
+
+    #[test]
+    fn sets_survive_collections_and_compaction() {
+        let mut t = Table::new(0, true);
+        let (mut line, mut anchors) = (Line::new(), Anchors::new());
+        line.push(1);
+        line.push(2);
+        let mut kept = vec![];
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, 5, &[1, 2], k, &mut anchors);
+            kept.push(r);
+        }
+        assert!(t.stats().gc_runs > 0);
+        let mut resting = 0;
+        for k in 0..(MIN_ENTRIES as u64 * 2) {
+            let v = t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors);
+            if let Rep::Stored(r) = v.rep {
+                assert_eq!(t.set(r).2, &[1, 2]);
+                resting += 1;
+            }
+        }
+        assert_eq!(resting, t.len());
+    }
+}

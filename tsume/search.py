@@ -1,0 +1,101 @@
+"""The df-pn search: one :class:`Search` per problem, with every question
+``solve``, ``verify``, the booklet, the composer and the census ask of it.
+
+:class:`Search` is the Rust engine's search (``tsume._engine``, the crate's
+``search`` module; docs/solver.md describes it).  It is made from a tsume
+position (attacker to move, the defender's hand filled in:
+:meth:`tsume.problem.Problem.position`), its :class:`~tsume.limits.Limits`
+and :class:`Options`, and answers at its *current*
+position: the root, or where a walk along a line stands
+(:meth:`Search.walk` puts the position on the line, so that a repetition of
+it fails for the attacker, and plays a move; :meth:`Search.unwalk` takes it
+back).  Bounds count plies; ``None`` is no bound.  Moves are ints
+(:mod:`tsume.notation`).
+
+Questions:
+
+* ``mate(bound)``: mated within the bound?  ``proof_length(bound)``: a
+  proven length after a proof;
+* ``value(bound, descend=False)``: the exact mate length (None: no mate);
+  ``mates_at_all(bound)``: whether there is one, without the climb to the
+  exact length; ``value_within(bound, budget)``: the exact length with at
+  most ``budget`` nodes past the first proof, as ``(upper, low)``;
+* ``main_line(bound)``: ``(length, moves)`` after a proof;
+  ``best_line(value, thorough=True)``: the best line of a known value from
+  an attacker or defender node, with the pieces it leaves;
+  ``line_within(value, thorough, budget)``; ``proof_line(bound)``: a mating
+  line read off the table's proofs;
+* ``defender_choices(bound)``: every defence at a defender node with its
+  value and line; ``is_useless(move)``: the useless-interposition verdict;
+  ``best_other_value(bound)``: R, the best defence that does not interpose;
+* ``first_moves(bound)``: every checking move with its mate length;
+* ``nodes``, ``climb_nodes``, ``stats()``, ``stopped``; ``cancel()`` from
+  any thread; ``set_budget(nodes)`` for one question.
+
+A limit (time, nodes) raises :class:`SearchLimit`, a question's own budget
+:class:`OverBudget`; the search stays stopped after a limit.  Every
+question releases the GIL: searches in two threads run in parallel.  A bug
+raises ``RuntimeError`` ("internal error: ...").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._engine import Search
+from .errors import ArgumentError
+
+__all__ = ["Search", "Options", "SearchLimit", "OverBudget", "check_options"]
+
+
+class SearchLimit(Exception):
+    """A time, node or depth limit stopped the search; ``str()`` says which."""
+
+
+class OverBudget(SearchLimit):
+    """One question's node budget (:meth:`Search.set_budget`) is spent; unlike
+    a limit it stops that question only."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Switches for the search (the defaults are the measured best; the
+    benchmarks and tests turn them off to compare)."""
+
+    #: Reuse proofs and disproofs for other hands on the same board.
+    hand_dominance: bool = True
+    #: A mate-in-one check on the children of new attacker nodes (fewer
+    #: nodes, more time per node: off).
+    one_ply_mate: bool = False
+    #: A defender node counts the drops onto one square once (their largest
+    #: proof number): they mostly share their fate.
+    same_square_max: bool = True
+    #: An attacker node counts the drops of one piece on one side of the king
+    #: as the largest of their disproof numbers plus one for each other one
+    #: not yet disproved, not as their sum.
+    drop_groups: bool = True
+    #: Initial numbers of a child never seen, from its move (off: more nodes
+    #: on random problems).
+    heuristic_init: bool = False
+    #: The 1 + epsilon trick: a child's threshold is the second-best number
+    #: times 1 + 1/k, plus one; 0 keeps the plain "second best + 1".
+    one_plus_epsilon: int = 4
+    #: False counts every interposition as a defence (no useless-interposition
+    #: rule): the raw game-tree length, which the SAT engine computes.
+    useless_interpositions: bool = True
+    #: Exact lengths: bounds up to this are tried before one search to the
+    #: bound asked.
+    short_first: int = 9
+    #: The line reader's alpha-beta on the leftover tie-break; off, every line
+    #: of the best length is read, to the same line.
+    leftover_pruning: bool = True
+    #: The longest search path (plies, the walked line included) before the
+    #: search stops as unknown ("depth limit").
+    max_depth: int = 500
+
+
+def check_options(value: object) -> Options | None:
+    """None or an :class:`Options` (an entry point's ``options`` argument)."""
+    if value is not None and not isinstance(value, Options):
+        raise ArgumentError(f"options must be a tsume.search.Options or None, not {type(value).__name__}")
+    return value
