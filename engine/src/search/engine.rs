@@ -124,13 +124,16 @@ impl Search {
         // reader's memo a fixed share (see docs/solver.md, "Memory").
         let memo_bytes = memory / 16;
         let table_bytes = memory.saturating_sub(memo_bytes + Verdicts::BYTES);
+        let monitor = Monitor::new(limits.nodes, limits.time);
+        let mut table = Table::new(table_bytes, options.hand_dominance);
+        table.set_watch(monitor.watch());
         Ok(Search {
             pos,
             attacker,
-            table: Table::new(table_bytes, options.hand_dominance),
+            table,
             line: Line::new(),
             anchors: Anchors::new(),
-            monitor: Monitor::new(limits.nodes, limits.time),
+            monitor,
             verdicts: Verdicts::new(),
             memo: Memo::new(memo_bytes),
             options,

@@ -13,7 +13,7 @@
 //! has an answer without it; spending it stops that question only.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Nodes between two looks at the clock and the flags.
@@ -82,7 +82,9 @@ pub struct Monitor {
     budget_end: u64,
     stopped: Option<Stop>,
     cancel: Arc<AtomicBool>,
-    hooks: Box<dyn Hooks>,
+    // Shared with the [`Watch`] that long table work polls.
+    hooks: Arc<Mutex<Box<dyn Hooks>>>,
+    interrupted: Arc<AtomicBool>,
     next_poll: Instant,
     progress_interval: Option<Duration>,
     next_progress: Instant,
@@ -106,7 +108,8 @@ impl Monitor {
             budget_end: NO_BUDGET,
             stopped: None,
             cancel: Arc::new(AtomicBool::new(false)),
-            hooks: Box::new(NoHooks),
+            hooks: Arc::new(Mutex::new(Box::new(NoHooks))),
+            interrupted: Arc::new(AtomicBool::new(false)),
             next_poll: now,
             progress_interval: None,
             next_progress: now,
@@ -119,7 +122,7 @@ impl Monitor {
 
     /// Installs the caller's hooks; progress is reported every `interval` (None: never).
     pub fn set_hooks(&mut self, hooks: Box<dyn Hooks>, interval: Option<Duration>) {
-        self.hooks = hooks;
+        *lock(&self.hooks) = hooks;
         self.progress_interval = interval;
         let now = Instant::now();
         self.next_progress = now.checked_add(interval.unwrap_or_default()).unwrap_or(now);
@@ -128,6 +131,18 @@ impl Monitor {
     /// A flag that stops the search (from any thread) when set.
     pub fn cancel_flag(&self) -> Arc<AtomicBool> {
         self.cancel.clone()
+    }
+
+    /// What work between two nodes (the table's growth and collections,
+    /// a fraction of a second on a large table) polls to stop in time.
+    pub fn watch(&self) -> Watch {
+        Watch {
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+            hooks: self.hooks.clone(),
+            interrupted: self.interrupted.clone(),
+            next_poll: Instant::now(),
+        }
     }
 
     /// Nodes counted so far.
@@ -184,13 +199,15 @@ impl Monitor {
         let now = Instant::now();
         let stop = if self.cancel.load(Ordering::Relaxed) {
             Some(Stop::Cancelled)
+        } else if self.interrupted.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
         } else if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
             Some(Stop::Nodes)
         } else if self.deadline.is_some_and(|d| now >= d) {
             Some(Stop::Time)
         } else if now >= self.next_poll && {
             self.next_poll = now.checked_add(POLL).unwrap_or(now);
-            !self.hooks.keep_going()
+            !lock(&self.hooks).keep_going()
         } {
             Some(Stop::Interrupted)
         } else {
@@ -239,7 +256,7 @@ impl Monitor {
     pub fn report(&mut self, entries: usize) -> Result<(), Stop> {
         self.progress_due = false;
         let elapsed = self.started.elapsed();
-        if self.hooks.progress(self.nodes, elapsed, entries) {
+        if lock(&self.hooks).progress(self.nodes, elapsed, entries) {
             Ok(())
         } else {
             Err(self.stop(Stop::Interrupted))
@@ -251,6 +268,42 @@ impl Monitor {
         self.next_tick = 0;
         self.stopped = Some(stop.clone());
         stop
+    }
+}
+
+fn lock(hooks: &Mutex<Box<dyn Hooks>>) -> std::sync::MutexGuard<'_, Box<dyn Hooks>> {
+    hooks.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The monitor's limits as work that counts no nodes sees them: the cancel
+/// flag, the time limit and the interrupt hook (at most every [`POLL`]).
+/// When the hook says stop, the monitor stops at its next tick.
+pub struct Watch {
+    cancel: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    hooks: Arc<Mutex<Box<dyn Hooks>>>,
+    interrupted: Arc<AtomicBool>,
+    next_poll: Instant,
+}
+
+impl Watch {
+    /// Must the search stop?
+    pub fn must_stop(&mut self) -> bool {
+        if self.cancel.load(Ordering::Relaxed) || self.interrupted.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            return true;
+        }
+        if now >= self.next_poll {
+            self.next_poll = now.checked_add(POLL).unwrap_or(now);
+            if !lock(&self.hooks).keep_going() {
+                self.interrupted.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -328,6 +381,28 @@ mod tests {
     fn a_time_limit_past_the_clock_is_no_limit() {
         let mut m = Monitor::new(None, Some(Duration::MAX));
         run(&mut m, 5000).unwrap();
+    }
+
+    #[test]
+    fn a_watch_stops_the_monitor_it_came_from() {
+        let mut m = Monitor::new(None, None);
+        m.set_hooks(Box::new(Stopper(2)), None);
+        let mut w = m.watch();
+        assert!(w.must_stop());
+        // The hook said stop once: the monitor stops at its next tick for good.
+        assert_eq!(run(&mut m, 5000), Err(Stop::Interrupted));
+        assert_eq!(m.stopped(), Some(&Stop::Interrupted));
+
+        let c = Monitor::new(None, None);
+        let mut w = c.watch();
+        assert!(!w.must_stop());
+        c.cancel_flag().store(true, Ordering::Relaxed);
+        assert!(w.must_stop());
+
+        let t = Monitor::new(None, Some(Duration::from_millis(5)));
+        let mut w = t.watch();
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(w.must_stop());
     }
 
     #[test]

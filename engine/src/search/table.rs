@@ -21,12 +21,18 @@
 //! ([`crate::search::anchors`]).  A collection moves entries and sets, so it
 //! bumps the table's *generation*: a node being searched looks its children
 //! up again when the generation changed.
+//!
+//! Growing or collecting a large table takes a fraction of a second, longer
+//! than a search may take to stop: that work polls the search's [`Watch`],
+//! and when the search must stop it empties the table instead of finishing
+//! (an empty table is always right; the stopped search answers nothing).
 
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
 use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
 use crate::search::entry::Entry;
 use crate::search::line::Line;
+use crate::search::monitor::Watch;
 use crate::search::sets::{SetRef, Sets};
 use crate::search::slab::Slab;
 use crate::search::value::{Rep, Value};
@@ -44,6 +50,9 @@ const START_ENTRIES: usize = 8192;
 
 /// The table fills to this fraction (eighths) before it grows or collects.
 const FILL_EIGHTHS: usize = 4;
+
+/// Slots between two polls of the watch while the table grows or collects.
+const POLL_SLOTS: usize = 1 << 16;
 
 /// Why a store was not made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +88,11 @@ pub struct Table {
     count: usize,
     max_capacity: usize,
     sets: Sets,
+    set_words: usize,
     dominance: bool,
+    watch: Option<Watch>,
+    /// Growth or a collection was given up for the watch: the table is to be emptied.
+    given_up: bool,
     generation: u64,
     gc_runs: u64,
     dominance_hits: u64,
@@ -159,13 +172,49 @@ impl Table {
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
+            set_words,
             dominance,
+            watch: None,
+            given_up: false,
             generation: 0,
             gc_runs: 0,
             dominance_hits: 0,
             lookups: 0,
             probes: 0,
         }
+    }
+
+    /// Lets growth and collections stop early for `watch` (emptying the table).
+    pub fn set_watch(&mut self, watch: Watch) {
+        self.watch = Some(watch);
+    }
+
+    /// Polls the watch every [`POLL_SLOTS`] slots of long work (`i` counts them).
+    fn must_stop(&mut self, i: usize) -> bool {
+        if i % POLL_SLOTS == POLL_SLOTS - 1 && self.watch.as_mut().is_some_and(|w| w.must_stop()) {
+            self.given_up = true;
+        }
+        self.given_up
+    }
+
+    /// Forgets every entry and set, back to the starting size.
+    fn empty(&mut self, anchors: &mut Anchors) {
+        let mut start = self.max_capacity;
+        while start > START_ENTRIES {
+            start = start.div_ceil(2);
+        }
+        // The large arrays go before the new ones are made.
+        self.slots = Slab::zeroed(0);
+        self.tags = Slab::zeroed(0);
+        self.sets = Sets::new(0);
+        self.slots = Slab::zeroed(start);
+        self.tags = Slab::zeroed(start);
+        self.sets = Sets::new(self.set_words);
+        self.count = 0;
+        self.generation += 1;
+        self.gc_runs += 1;
+        self.given_up = false;
+        anchors.collected();
     }
 
     /// Bumped by every change that moves entries or sets.
@@ -440,11 +489,15 @@ impl Table {
                 dropped |= self.collect(anchors, words);
             }
         }
-        if self.sets.used() + words + 2 > self.sets.capacity() {
+        if !self.given_up && self.sets.used() + words + 2 > self.sets.capacity() {
             self.compact_sets();
             if self.sets.used() + words + 2 > self.sets.capacity() / 2 {
                 dropped |= self.collect(anchors, words);
             }
+        }
+        if self.given_up {
+            self.empty(anchors);
+            return Err(NotStored::ProofsDropped);
         }
         if dropped {
             Err(NotStored::ProofsDropped)
@@ -612,9 +665,14 @@ impl Table {
         let n = next_size(self.slots.len(), self.max_capacity);
         let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
         self.tags = Slab::zeroed(n);
-        for &e in old.iter().filter(|e| !e.is_empty()) {
-            let i = self.reinsert(e);
-            self.claim_sets(i);
+        for (k, &e) in old.iter().enumerate() {
+            if self.must_stop(k) {
+                return;
+            }
+            if !e.is_empty() {
+                let i = self.reinsert(e);
+                self.claim_sets(i);
+            }
         }
     }
 
@@ -661,7 +719,14 @@ impl Table {
         let mut counts = [0usize; 130];
         let mut sizes = [0usize; 130];
         let mut live_words = 0;
-        for e in self.slots.iter().filter(|e| !e.is_empty()) {
+        for k in 0..self.slots.len() {
+            if self.must_stop(k) {
+                return false;
+            }
+            let e = &self.slots[k];
+            if e.is_empty() {
+                continue;
+            }
             let c = class(e);
             let w = set_len(&self.sets, e.rep) + set_len(&self.sets, e.lp);
             counts[c] += 1;
@@ -687,6 +752,9 @@ impl Table {
         let mut spare_words = keep_words.saturating_sub(live_words);
         let mut dropped_proofs = false;
         for i in 0..self.slots.len() {
+            if self.must_stop(i) {
+                return dropped_proofs;
+            }
             let e = self.slots[i];
             if e.is_empty() {
                 continue;
@@ -710,6 +778,9 @@ impl Table {
             self.count -= 1;
         }
         self.compact_slots();
+        if self.given_up {
+            return dropped_proofs;
+        }
         self.compact_sets();
         if dropped_proofs {
             anchors.collected();
@@ -725,6 +796,9 @@ impl Table {
             return;
         };
         for k in 1..=cap {
+            if self.must_stop(k) {
+                return;
+            }
             let i = (start + k) % cap;
             if self.tags[i] == 0 {
                 continue;
@@ -921,6 +995,50 @@ mod tests {
         // Every entry left is still found.
         let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
         assert_eq!(found, t.len());
+    }
+
+    #[test]
+    fn growth_stopped_by_the_watch_empties_the_table() {
+        use crate::search::monitor::Monitor;
+        use std::sync::atomic::Ordering;
+        // A table large enough to grow past one poll of the watch.
+        let mut t = Table::new(64 << 20, true);
+        let (line, mut anchors) = (Line::new(), Anchors::new());
+        let monitor = Monitor::new(None, None);
+        t.set_watch(monitor.watch());
+        let mut k = 0u64;
+        while t.stats().capacity < 2 * POLL_SLOTS {
+            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+            k += 1;
+        }
+        let (capacity, generation) = (t.stats().capacity, t.generation());
+        assert!(t.known(0, Hand::EMPTY));
+        monitor.cancel_flag().store(true, Ordering::Relaxed);
+        while t.stats().capacity == capacity && !t.is_empty() {
+            let r = t.store_proof(
+                k * 7919,
+                Hand::EMPTY,
+                3,
+                k,
+                Hand::EMPTY,
+                false,
+                false,
+                &mut anchors,
+            );
+            k += 1;
+            if r.is_err() {
+                break;
+            }
+        }
+        // The growth was given up: the table is empty and starts again, and
+        // the proofs of before are distrusted.
+        assert_eq!(t.len(), 0);
+        assert!(t.stats().capacity < capacity);
+        assert!(t.generation() > generation);
+        assert!(anchors.floor() > 0);
+        assert!(!t.known(0, Hand::EMPTY));
+        t.store_disproof(1, Hand::EMPTY, 5, 1, any_hand(), false, &mut anchors);
+        assert!(t.lookup(1, Hand::EMPTY, 5, &line, &anchors).is_disproven());
     }
 
     #[test]
