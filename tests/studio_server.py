@@ -53,13 +53,26 @@ def click_square(page, board: str, square) -> None:
     page.click(f'{board} rect.sq[data-square="{square}"]', force=True)
 
 
+#: A search of about 40 CPU seconds (a mate in 21 of 34 million nodes):
+#: long enough to watch, cancel and stop, whatever the machine.
+LONG = "15k15 b TCHG"
+
+
+def as_from_a_terminal() -> None:
+    """For ``preexec_fn``: SIGINT as a terminal gives it.  A shell starts
+    background jobs with SIGINT ignored and Python keeps it ignored; the
+    server is to be stopped as a user at a terminal stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Studio:
     """``tsume serve`` in a child process, on a free port."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.process = subprocess.Popen([sys.executable, "-m", "tsume", "serve", "--port", "0", "--root", str(root)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=as_from_a_terminal)
         line = self.process.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not found:

@@ -31,10 +31,10 @@ from tsume.studio import jobs as jobs_module  # noqa: E402
 from tsume.studio.app import create_app  # noqa: E402
 from tsume.studio.jobs import JobRunner  # noqa: E402
 
+from studio_server import LONG  # noqa: E402
+
 pytestmark = pytest.mark.slow
 
-#: Runs for minutes without a limit (df-pn on a bare king against a large hand).
-LONG = "15k15 b 2T2C2H2G"
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from studio_server import Studio, click_square, descendants, wait_js
+from studio_server import LONG, Studio, click_square, descendants, wait_js
 from test_browser import _READ_DIAGRAM, _check_diagram, browser  # noqa: F401 - the fixture
 from tsume.collection import find, load, locate
 from tsume.problem import tsume_position
@@ -32,7 +32,6 @@ pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip in
 
 pytestmark = pytest.mark.slow
 
-LONG = "15k15 b 2T2C2H2G"
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from studio_server import Studio, descendants
+from studio_server import LONG, Studio, as_from_a_terminal, descendants
 
 pytest.importorskip("fastapi", reason="the studio extra is not installed (pip install 'tsume[studio]')")
 pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install 'tsume[studio]')")
@@ -35,7 +35,7 @@ def test_ctrl_c_ends_the_jobs_and_leaves_nothing_behind(tmp_path):
     studio = Studio(tmp_path)
     try:
         assert studio.url.startswith("http://127.0.0.1:")
-        post(studio.url + "api/solve", {"problem": {"position": "15k15 b 2T2C2H2G"}})
+        post(studio.url + "api/solve", {"problem": {"position": LONG}})
         post(studio.url + "api/compose", {"count": 50, "min_length": 5, "max_length": 15, "time_limit": 300})
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -76,7 +76,8 @@ def test_bad_root_port_in_use_and_the_network_warning(tmp_path):
         studio.stop()
     # Any other address: a warning that there is no authentication.
     other = subprocess.Popen([sys.executable, "-m", "tsume", "serve", "--host", "0.0.0.0", "--port", "0",
-                              "--root", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              "--root", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=as_from_a_terminal)
     try:
         assert "http://0.0.0.0:" in other.stdout.readline()
     finally:
