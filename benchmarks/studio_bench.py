@@ -131,10 +131,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--no-browser", action="store_true", help="skip the page load (no Chromium)")
     args = parser.parse_args()
-    from tsume import COMPILED
+    import tsume
     from tsume.collection import find, load, locate
 
-    print(f"tsume studio benchmark (compiled engine: {COMPILED})")
+    print(f"tsume studio benchmark (tsume {tsume.__version__})")
     root = Path(tempfile.mkdtemp(prefix="studio-bench-"))
     starts = []
     for _ in range(3):
