@@ -351,8 +351,9 @@ mod tests {
 
     #[test]
     fn the_time_limit_and_the_cancel_flag() {
-        let mut m = Monitor::new(None, Some(Duration::from_millis(30)));
+        // The clock read before the monitor's own: the limit counts from the latter.
         let started = Instant::now();
+        let mut m = Monitor::new(None, Some(Duration::from_millis(30)));
         let r = loop {
             if let Err(e) = m.visit() {
                 break e;
