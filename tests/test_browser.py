@@ -98,7 +98,7 @@ class Page:
 
 # Reads every piece of one diagram: its square and token from the DOM, and
 # whether the drawn piece's centre lies inside the drawn square it names.
-_READ_DIAGRAM = """
+READ_DIAGRAM = """
 (svg) => {
   const squares = {};
   svg.querySelectorAll('rect.sq').forEach(r => { squares[r.dataset.square] = r.getBoundingClientRect(); });
@@ -119,7 +119,7 @@ _READ_DIAGRAM = """
 
 # Clicks "Forward" n times, reading the diagram, the ply label and the marked
 # move of the list after each click.
-_STEP_ALL = "(viewer, n) => { const read = " + _READ_DIAGRAM.strip() + """;
+_STEP_ALL = "(viewer, n) => { const read = " + READ_DIAGRAM.strip() + """;
   const out = [];
   for (let i = 0; i < n; i++) {
     viewer.querySelector('button[data-go="next"]').click();
@@ -134,7 +134,7 @@ _STEP_ALL = "(viewer, n) => { const read = " + _READ_DIAGRAM.strip() + """;
 
 
 def _read_step(viewer, frame) -> dict:
-    seen = frame.evaluate(_READ_DIAGRAM)
+    seen = frame.evaluate(READ_DIAGRAM)
     seen["label"] = viewer.locator(".ply-label").inner_text()
     seen["current"] = viewer.locator("xpath=..").locator("button.move.current").get_attribute("data-ply")
     return seen
@@ -145,7 +145,7 @@ def _expected(pos) -> dict:
     return {"pieces": pieces, "hands": {"black": pos.hand_string(0), "white": pos.hand_string(1)}}
 
 
-def _check_diagram(seen: dict, pos, where: str) -> None:
+def check_diagram(seen: dict, pos, where: str) -> None:
     want = _expected(pos)
     assert seen["squares"] == pos.n, where
     assert seen["pieces"] == want["pieces"], where
@@ -166,8 +166,8 @@ def test_booklet_loads_without_errors_and_diagrams_match_the_engine(browser, tmp
             assert art.locator("h2").inner_text().endswith(f"Mate in {pr.length}")
             svg = art.locator(".diagram svg")
             assert svg.is_visible()
-            seen = svg.evaluate(_READ_DIAGRAM)
-            _check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+            seen = svg.evaluate(READ_DIAGRAM)
+            check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
         assert page.errors == []
         # Self-contained: the page asked for nothing but itself.
         assert [u for u in page.requests if not u.startswith("file:")] == []
@@ -188,7 +188,7 @@ def test_stepping_through_every_solution_shows_the_engine_positions(browser, tmp
             viewer = viewers.nth(i)
             viewer.scroll_into_view_if_needed()
             frame = viewer.locator(".frame-view svg")
-            _check_diagram(frame.evaluate(_READ_DIAGRAM), pos, f"{pr.id} start")
+            check_diagram(frame.evaluate(READ_DIAGRAM), pos, f"{pr.id} start")
             # The first step by a real mouse click, the rest by the page's own
             # button clicks (one round trip for the whole line).
             viewer.locator('button[data-go="next"]').click()
@@ -197,7 +197,7 @@ def test_stepping_through_every_solution_shows_the_engine_positions(browser, tmp
             assert len(steps) == len(line)
             for k, (move, seen) in enumerate(zip(line, steps), 1):
                 pos.push_str(move)
-                _check_diagram(seen, pos, f"{pr.id} after ply {k}")
+                check_diagram(seen, pos, f"{pr.id} after ply {k}")
                 assert seen["label"] == f"{k} / {len(line)}"
                 assert seen["current"] == str(k)  # the move list marks the move just played
             assert pos.is_check(), pr.id  # mate (a useless interposition may remain, as tsume counts it)
@@ -280,8 +280,8 @@ def test_a_bundled_collection_booklet_with_verify(browser, tmp_path):
     try:
         assert page.page.locator(".verdict.sound").count() == len(problems)
         for i, pr in enumerate(problems):
-            seen = page.page.locator("article.problem .diagram svg").nth(i).evaluate(_READ_DIAGRAM)
-            _check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+            seen = page.page.locator("article.problem .diagram svg").nth(i).evaluate(READ_DIAGRAM)
+            check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
         assert page.errors == []
     finally:
         page.close()
@@ -310,10 +310,10 @@ def test_the_svg_of_tsume_show_renders_standalone(browser, tmp_path):
         svg = page.page.locator("svg")
         box = svg.bounding_box()
         assert box is not None and box["width"] > 300
-        seen = svg.evaluate(_READ_DIAGRAM)
+        seen = svg.evaluate(READ_DIAGRAM)
         from tsume.position import Position
 
-        _check_diagram(seen, Position("1k2PT+Fh5+f17 b PCtch2g 1"), "show --format svg")
+        check_diagram(seen, Position("1k2PT+Fh5+f17 b PCtch2g 1"), "show --format svg")
         # The promoted Flying Swallows are drawn red.
         colour = page.page.locator("g.piece.pro text").first.evaluate("t => getComputedStyle(t).fill")
         assert colour == "rgb(200, 16, 46)"

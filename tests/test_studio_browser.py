@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from studio_server import LONG, Studio, click_square, descendants, wait_js
-from test_browser import _READ_DIAGRAM, _check_diagram, browser  # noqa: F401 - the fixture
+from test_browser import READ_DIAGRAM, check_diagram, browser  # noqa: F401 - the fixture
 from tsume.collection import find, load, locate
 from tsume.problem import tsume_position
 from tsume.play import play_tree
@@ -76,7 +76,7 @@ class StudioPage:
                            f"document.getElementById('position').value === {json.dumps(given)}")
 
     def board(self, selector: str) -> dict:
-        return self.page.locator(f"{selector} svg").evaluate(_READ_DIAGRAM)
+        return self.page.locator(f"{selector} svg").evaluate(READ_DIAGRAM)
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b G 1'")
     assert "A legal problem" in pg.inner_text("#check-line")
     seen = page.board("#editor-board")
-    _check_diagram(seen, tsume_position("k1P2H25 b G"), "set up by clicks")
+    check_diagram(seen, tsume_position("k1P2H25 b G"), "set up by clicks")
     # What the engine rejects is said at once, in one line, on the board: a second White king.
     pg.click('#palette button[data-token="k"]')
     click_square(pg, '#editor-board', 10)
@@ -125,7 +125,7 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     wait_js(pg, "document.getElementById('position').value === 'k1P2H1+p23 b G 1'")
     pg.keyboard.press("~")
     wait_js(pg, "document.getElementById('position').value === 'k1P2H1+P23 b G 1'")
-    _check_diagram(page.board("#editor-board"), tsume_position("k1P2H1+P23 b G 1"), "after the keys")
+    check_diagram(page.board("#editor-board"), tsume_position("k1P2H1+P23 b G 1"), "after the keys")
     # The string is editable too: typed, read, and the board follows.
     pg.fill("#position", "k1P2H25 b GT 1")
     pg.press("#position", "Enter")
@@ -175,12 +175,12 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
     assert pg.inner_text("#result-line").startswith(f"Mate in {len(line)} plies")
     wait_js(pg, "document.getElementById('ply-label').textContent === '0 / %d'" % len(line))
-    _check_diagram(page.board("#stepper-board"), pos, "start")
+    check_diagram(page.board("#stepper-board"), pos, "start")
     for k, move in enumerate(line, 1):
         pg.click('#stepper button[data-go="next"]')
         wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{k}'")
         pos.push_str(move)
-        _check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
+        check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
         assert pg.locator("#mainline button.move.current").get_attribute("data-ply") == str(k)
     assert pos.is_check()
     # Keys and the move list.
@@ -222,7 +222,7 @@ def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     for m in main[: ply - 1] + [move]:
         pos.push_str(m)
     wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(pos.fen())}")
-    _check_diagram(page.board("#stepper-board"), pos, "the yozume on the board")
+    check_diagram(page.board("#stepper-board"), pos, "the yozume on the board")
     assert "yozume at ply 3" in pg.inner_text("#ply-label")
     # The move is tinted on the board: its from- and to-squares.
     tinted = pg.locator("#stepper-board rect.sq.lastmove").evaluate_all("rs => rs.map(r => r.dataset.square)")
@@ -252,7 +252,7 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     assert not pg.is_hidden("#panel-setup") and "A legal problem" in pg.inner_text("#check-line")
     want = tsume_position(problems[0]["position"], "ito", defender_hand=problems[0]["defender"])
     wait_js(pg, f"document.querySelector('#editor-board svg').dataset.position === {json.dumps(want.fen())}")
-    _check_diagram(page.board("#editor-board"), want, f"composed {first} in the editor")
+    check_diagram(page.board("#editor-board"), want, f"composed {first} in the editor")
     # The run saved into a collection under the root.
     page.tab("compose")
     pg.fill("#c-file", "run.tsume")
