@@ -41,10 +41,16 @@ def wait_js(page, expression: str, timeout: float = 30_000) -> None:
     """Wait until ``expression`` is true in the page.  (Playwright's own
     wait_for_function compiles its predicate with eval, which the studio's
     Content-Security-Policy forbids, as it should; evaluate() is exempt.)"""
+    # An element the page is redrawing may be missing for a moment: an
+    # error counts as "not yet", and the last one is reported on time-out.
+    guarded = f"(() => {{ try {{ return [Boolean({expression}), null]; }} catch (e) {{ return [false, String(e)]; }} }})()"
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression):
+    while True:
+        done, error = page.evaluate(guarded)
+        if done:
+            return
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
+            raise AssertionError(f"timed out waiting for {expression}" + (f" (last: {error})" if error else ""))
         time.sleep(0.03)
 
 
