@@ -78,14 +78,11 @@ pub struct Monitor {
     next_tick: u64,
     node_limit: Option<u64>,
     started: Instant,
-    deadline: Option<Instant>,
     budget_end: u64,
     stopped: Option<Stop>,
-    cancel: Arc<AtomicBool>,
-    // Shared with the [`Watch`] that long table work polls.
-    hooks: Arc<Mutex<Box<dyn Hooks>>>,
-    interrupted: Arc<AtomicBool>,
-    next_poll: Instant,
+    // The flags, the time limit and the hooks, shared with the copies that
+    // long table work polls.
+    watch: Watch,
     progress_interval: Option<Duration>,
     next_progress: Instant,
     /// A progress report is due (the search makes it, with its table's size).
@@ -103,14 +100,16 @@ impl Monitor {
             next_tick: 0,
             node_limit,
             started: now,
-            // (A limit past the clock's range is no limit.)
-            deadline: time_limit.and_then(|t| now.checked_add(t)),
             budget_end: NO_BUDGET,
             stopped: None,
-            cancel: Arc::new(AtomicBool::new(false)),
-            hooks: Arc::new(Mutex::new(Box::new(NoHooks))),
-            interrupted: Arc::new(AtomicBool::new(false)),
-            next_poll: now,
+            watch: Watch {
+                cancel: Arc::new(AtomicBool::new(false)),
+                // (A limit past the clock's range is no limit.)
+                deadline: time_limit.and_then(|t| now.checked_add(t)),
+                hooks: Arc::new(Mutex::new(Box::new(NoHooks))),
+                interrupted: Arc::new(AtomicBool::new(false)),
+                next_poll: now,
+            },
             progress_interval: None,
             next_progress: now,
             progress_due: false,
@@ -122,7 +121,7 @@ impl Monitor {
 
     /// Installs the caller's hooks; progress is reported every `interval` (None: never).
     pub fn set_hooks(&mut self, hooks: Box<dyn Hooks>, interval: Option<Duration>) {
-        *lock(&self.hooks) = hooks;
+        *lock(&self.watch.hooks) = hooks;
         self.progress_interval = interval;
         let now = Instant::now();
         self.next_progress = now.checked_add(interval.unwrap_or_default()).unwrap_or(now);
@@ -130,17 +129,18 @@ impl Monitor {
 
     /// A flag that stops the search (from any thread) when set.
     pub fn cancel_flag(&self) -> Arc<AtomicBool> {
-        self.cancel.clone()
+        self.watch.cancel.clone()
     }
 
     /// What work between two nodes (the table's growth and collections,
     /// a fraction of a second on a large table) polls to stop in time.
     pub fn watch(&self) -> Watch {
+        let w = &self.watch;
         Watch {
-            cancel: self.cancel.clone(),
-            deadline: self.deadline,
-            hooks: self.hooks.clone(),
-            interrupted: self.interrupted.clone(),
+            cancel: w.cancel.clone(),
+            deadline: w.deadline,
+            hooks: w.hooks.clone(),
+            interrupted: w.interrupted.clone(),
             next_poll: Instant::now(),
         }
     }
@@ -197,22 +197,13 @@ impl Monitor {
             return Err(stop.clone());
         }
         let now = Instant::now();
-        let stop = if self.cancel.load(Ordering::Relaxed) {
-            Some(Stop::Cancelled)
-        } else if self.interrupted.load(Ordering::Relaxed) {
-            Some(Stop::Interrupted)
-        } else if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
-            Some(Stop::Nodes)
-        } else if self.deadline.is_some_and(|d| now >= d) {
-            Some(Stop::Time)
-        } else if now >= self.next_poll && {
-            self.next_poll = now.checked_add(POLL).unwrap_or(now);
-            !lock(&self.hooks).keep_going()
-        } {
-            Some(Stop::Interrupted)
-        } else {
-            None
-        };
+        let stop = self.watch.flagged().or_else(|| {
+            if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+                Some(Stop::Nodes)
+            } else {
+                self.watch.timed_or_told(now)
+            }
+        });
         if let Some(stop) = stop {
             self.next_tick = 0;
             self.stopped = Some(stop.clone());
@@ -256,7 +247,7 @@ impl Monitor {
     pub fn report(&mut self, entries: usize) -> Result<(), Stop> {
         self.progress_due = false;
         let elapsed = self.started.elapsed();
-        if lock(&self.hooks).progress(self.nodes, elapsed, entries) {
+        if lock(&self.watch.hooks).progress(self.nodes, elapsed, entries) {
             Ok(())
         } else {
             Err(self.stop(Stop::Interrupted))
@@ -289,21 +280,36 @@ pub struct Watch {
 impl Watch {
     /// Must the search stop?
     pub fn must_stop(&mut self) -> bool {
-        if self.cancel.load(Ordering::Relaxed) || self.interrupted.load(Ordering::Relaxed) {
-            return true;
+        self.flagged()
+            .or_else(|| self.timed_or_told(Instant::now()))
+            .is_some()
+    }
+
+    /// The cancel flag, or the hook's "stop" as a copy of this watch met it.
+    fn flagged(&self) -> Option<Stop> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Some(Stop::Cancelled)
+        } else if self.interrupted.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else {
+            None
         }
-        let now = Instant::now();
+    }
+
+    /// The time limit, or the interrupt hook (asked at most every [`POLL`]);
+    /// the hook's "stop" is kept for every copy of this watch.
+    fn timed_or_told(&mut self, now: Instant) -> Option<Stop> {
         if self.deadline.is_some_and(|d| now >= d) {
-            return true;
+            return Some(Stop::Time);
         }
         if now >= self.next_poll {
             self.next_poll = now.checked_add(POLL).unwrap_or(now);
             if !lock(&self.hooks).keep_going() {
                 self.interrupted.store(true, Ordering::Relaxed);
-                return true;
+                return Some(Stop::Interrupted);
             }
         }
-        false
+        None
     }
 }
 

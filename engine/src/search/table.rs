@@ -110,6 +110,16 @@ fn next_size(len: usize, max: usize) -> usize {
     n
 }
 
+/// The size a table starts with on its way to `max`: `max` halved, rounded
+/// up, until it is at most [`START_ENTRIES`].
+fn start_size(max: usize) -> usize {
+    let mut start = max;
+    while start > START_ENTRIES {
+        start = start.div_ceil(2);
+    }
+    start
+}
+
 #[inline(always)]
 fn home(bkey: u64, capacity: usize) -> usize {
     // Zobrist keys may leave the top bits empty: mix before taking the high part.
@@ -162,10 +172,7 @@ impl Table {
         // halves (rounded up), so the old array beside the new one fits too.
         let room = (bytes - bytes / 8) / entry;
         let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
-        let mut start = max_capacity;
-        while start > START_ENTRIES {
-            start = start.div_ceil(2);
-        }
+        let start = start_size(max_capacity);
         Table {
             slots: Slab::zeroed(start),
             tags: Slab::zeroed(start),
@@ -199,10 +206,7 @@ impl Table {
 
     /// Forgets every entry and set, back to the starting size.
     fn empty(&mut self, anchors: &mut Anchors) {
-        let mut start = self.max_capacity;
-        while start > START_ENTRIES {
-            start = start.div_ceil(2);
-        }
+        let start = start_size(self.max_capacity);
         // The large arrays go before the new ones are made.
         self.slots = Slab::zeroed(0);
         self.tags = Slab::zeroed(0);
