@@ -32,18 +32,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-#: A search of about 40 CPU seconds (a mate in 21 of 34 million nodes).
-LONG = "15k15 b TCHG"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from studio_server import LONG, Studio  # noqa: E402
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -69,17 +67,13 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
-class Server:
+class Server(Studio):
+    """The tests' studio in a child process, timed from launch to ready."""
+
     def __init__(self, root: Path) -> None:
         start = time.perf_counter()
-        self.process = subprocess.Popen([sys.executable, "-m", "tsume", "serve", "--port", "0", "--root", str(root)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
+        super().__init__(root)
         self.startup = time.perf_counter() - start
-        found = re.search(r"http://\S+/", line)
-        if not found:
-            raise SystemExit(f"tsume serve did not start: {line!r}")
-        self.url = found.group(0)
 
     def call(self, method: str, path: str, body: dict | None = None) -> dict:
         data = None if body is None else json.dumps(body).encode()
@@ -95,10 +89,6 @@ class Server:
             time.sleep(poll)
             view = self.call("GET", f"/api/jobs/{view['id']}")
         return time.perf_counter() - start, view
-
-    def stop(self) -> None:
-        self.process.send_signal(2)
-        self.process.communicate(timeout=30)
 
 
 def spread(values: list[float], unit: str = "s", scale: float = 1.0) -> str:
