@@ -73,7 +73,7 @@ def test_a_wheel_install_ships_the_bundled_collections(tmp_path):
     assert json.loads(r.stdout)["status"] == "mate"
     # The studio's page (and the booklet's play mode, which inlines its script) travel with the package.
     static = target / "tsume" / "studio" / "static"
-    assert {"index.html", "main.js", "play.js", "play.css", "studio.css"} <= {p.name for p in static.iterdir()}
+    assert {"index.html", "main.js", "play.js", "play.css", "moves.css", "studio.css"} <= {p.name for p in static.iterdir()}
     r = _run([sys.executable, "-m", "tsume", "booklet", "examples", "--id", "ito-01", "--play", "-o",
               str(tmp_path / "b.html"), "-q"], elsewhere, env)
     assert "createPlayer" in (tmp_path / "b.html").read_text(encoding="utf-8")

@@ -253,14 +253,9 @@ button{font:inherit;font-size:.9rem;padding:.25em .7em;margin:.15em;border:1px s
 background:#f7f1e3;color:var(--ink);cursor:pointer}
 button:hover{background:#efe4c9}
 button:focus-visible{outline:2px solid #1565c0}
-ol.mainline{display:flex;flex-wrap:wrap;gap:.1rem .3rem;padding:0;margin:.4rem 0;list-style:none}
 ol.mainline li{min-width:8em;font-family:ui-monospace,Menlo,Consolas,monospace}
-ol.mainline .ply{display:inline-block;min-width:2.2em;text-align:right;color:var(--muted)}
-ol.mainline button.move{margin:0;padding:.05em .35em;border-color:transparent;background:none;font-family:inherit}
-ol.mainline button.move.current{background:#f2d45c;border-color:#8c7b5b}
 .viewer{margin:.6rem 0;padding:.4rem;border:1px solid var(--rule);border-radius:.4rem}
 .viewer:focus{outline:2px solid #1565c0}
-.controls{display:flex;flex-wrap:wrap;align-items:center;gap:.2rem}
 .ply-label{min-width:5em;text-align:center;font-family:sans-serif}
 .variations{margin:.3rem 0;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92rem}
 .useless,.unsettled,.no-solution{color:var(--muted)}
@@ -387,7 +382,8 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="tsume {escape(__version__)}">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style>",
+        # The move lists' rules first, as the studio links them before its own.
+        f"<title>{escape(title)}</title><style>{_asset('moves.css')}{_CSS}</style>",
         f"<style>{_asset('play.css')}</style>" if any(e.play is not None for e in entries) else "",
         # The diagrams' own style sheet, once for all of them.
         STYLE.replace("<style>", '<style id="tsume-board-style">'),
