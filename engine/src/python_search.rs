@@ -54,15 +54,8 @@ impl Hooks for PyHooks {
             return true;
         };
         Python::attach(|py| {
-            let secs = elapsed.as_secs_f64();
-            let stats = PyDict::new(py);
             let r = (|| {
-                stats.set_item("nodes", nodes)?;
-                stats.set_item("seconds", secs)?;
-                stats.set_item(
-                    "nodes_per_second",
-                    if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
-                )?;
+                let stats = node_rate(py, nodes, elapsed.as_secs_f64())?;
                 stats.set_item("table_entries", entries)?;
                 callback.call1(py, (stats,))
             })();
@@ -75,6 +68,19 @@ impl Hooks for PyHooks {
             }
         })
     }
+}
+
+/// The nodes, seconds and nodes per second that progress reports and
+/// statistics begin with.
+fn node_rate(py: Python<'_>, nodes: u64, secs: f64) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("nodes", nodes)?;
+    d.set_item("seconds", secs)?;
+    d.set_item(
+        "nodes_per_second",
+        if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+    )?;
+    Ok(d)
 }
 
 /// A df-pn search of one tsume problem (see `tsume.search.Search`).
@@ -545,13 +551,7 @@ impl PySearch {
                 s.table_stats(),
             )
         });
-        let d = PyDict::new(py);
-        d.set_item("nodes", nodes)?;
-        d.set_item("seconds", secs)?;
-        d.set_item(
-            "nodes_per_second",
-            if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
-        )?;
+        let d = node_rate(py, nodes, secs)?;
         d.set_item("climb_nodes", climb)?;
         d.set_item("lines_read", lines)?;
         d.set_item("table_entries", t.entries)?;
