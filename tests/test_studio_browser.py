@@ -75,6 +75,14 @@ class StudioPage:
         wait_js(self.page, f"document.getElementById('pid').value === {json.dumps(pid)} && "
                            f"document.getElementById('position').value === {json.dumps(given)}")
 
+    def start_play(self, collection: str, pid: str) -> dict:
+        """Opens a problem in the play tab and starts it; its play tree, computed here."""
+        self.open_problem(collection, pid)
+        self.tab("play")
+        self.page.click("#play-start")
+        self.page.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+        return play_tree(find(load(locate(collection)), pid))
+
     def board(self, selector: str) -> dict:
         return self.page.locator(f"{selector} svg").evaluate(READ_DIAGRAM)
 
@@ -313,13 +321,8 @@ def _play_through(pg, root: str, tree: dict) -> None:
 
 
 def test_play_a_problem_wrong_check_refuted_then_the_solution_accepted(page):
-    pg = page.page
-    page.open_problem("examples", "ito-09")
-    page.tab("play")
-    pg.click("#play-start")
-    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
-    tree = play_tree(find(load(locate("examples")), "ito-09"))
-    _play_through(pg, "#player", tree)
+    tree = page.start_play("examples", "ito-09")
+    _play_through(page.page, "#player", tree)
 
 
 def test_the_booklet_play_mode_works_offline(browser, tmp_path):  # noqa: F811
@@ -370,11 +373,7 @@ def test_cancel_a_long_solve(page, studio):
 
 def test_play_asks_which_side_up_a_rutherford_drop_goes(page):
     pg = page.page
-    page.open_problem("seed-rutherford", "ruth-c0005")
-    page.tab("play")
-    pg.click("#play-start")
-    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
-    tree = play_tree(find(load(locate("seed-rutherford")), "ruth-c0005"))
+    tree = page.start_play("seed-rutherford", "ruth-c0005")
     checks = {c["move"]: c for c in tree["nodes"][0]["checks"]}
     assert checks["+N*7"]["verdict"] == "right" and checks["N*7"]["verdict"] == "escapes"
     board = "#player .play-board"
