@@ -375,7 +375,7 @@ _LAYOUT_POSITIONS = [
     ("k62K w PSNBLpsnbl 1", "rutherford"),         # the most squares
 ]
 _LONG_CAPTIONS = [
-    "ito-09: Pawn first, Chariot last, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1",
+    "ito-09: Silver Cannon steps back to mate, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1",
     "A title that goes on " * 12 + "(mate in 15).",
     "x" * 150 + " an unbroken word longer than any line",
     "伊藤将棋の詰将棋 第一番 " * 6 + "WMWMWMWMWMWMWMWMWMWM mmmmmmmmmm %%%%@@@@",

@@ -333,3 +333,47 @@ def test_bundled_path_names_only_the_bundled_collections(tmp_path, monkeypatch):
     assert locate("examples.tsume") == Path("examples.tsume")  # a path is read as a path
     for name in ("nosuch", "./examples", "../examples", "", ".tsume", "a\x00b", "x" * 5000):
         assert bundled_path(name) is None, name
+
+
+# --- titles name pieces as docs/rules.md does ------------------------------------------------------
+
+#: Words that name a piece in shogi or in chess: a title that uses one must use
+#: it inside a full piece name of its problem's variant ("Silver Cannon", not
+#: "Chariot" for it).
+_PIECE_WORDS = {"king", "pawn", "lance", "knight", "silver", "gold", "bishop", "rook", "dragon", "horse", "chariot",
+                "cannon", "general", "tile", "goose", "swallow", "phoenix", "cavalryman", "go-between", "queen"}
+
+
+def _title_piece_words_outside_names(title: str, names: list[str]) -> list[str]:
+    text = title.lower()
+    covered = [False] * len(text)
+    for name in sorted(names, key=len, reverse=True):
+        for m in re.finditer(rf"\b{re.escape(name.lower())}s?\b", text):
+            covered[m.start():m.end()] = [True] * (m.end() - m.start())
+    return [m.group(0) for m in re.finditer(r"[a-z-]+", text)
+            if m.group(0).rstrip("s") in _PIECE_WORDS and not all(covered[m.start():m.end()])]
+
+
+def test_bundled_titles_name_pieces_as_the_rules_do():
+    from tsume.collection import bundled_names, locate
+    from tsume.variant import get_variant
+
+    wrong = []
+    for name in bundled_names():
+        for pr in load(locate(name)):
+            if not pr.title:
+                continue
+            assert not re.search(r"\b1 plies\b", pr.title), (name, pr.id, pr.title)
+            variant = get_variant(pr.variant)
+            names = [f.name for k in variant.kinds for f in (k.unpromoted, k.promoted) if f is not None]
+            stray = _title_piece_words_outside_names(pr.title, names)
+            if stray:
+                wrong.append(f"{name}/{pr.id}: {pr.title!r} says {stray}")
+    assert not wrong, wrong
+
+
+def test_the_title_check_catches_a_name_the_rules_do_not_use():
+    names = ["Silver Cannon", "Reverse Chariot", "Pawn", "Tile General"]
+    assert _title_piece_words_outside_names("Pawn first, Chariot last", names) == ["chariot"]
+    assert _title_piece_words_outside_names("A Reverse Chariot and two Pawns", names) == []
+    assert _title_piece_words_outside_names("Silver Cannon steps back to mate", names) == []

@@ -364,7 +364,7 @@ def test_a_hand_reserves_room_for_its_name_in_any_font(text, variant, fold):
             assert right <= min(x for x, _ in points(nxt.find(f".//{q('polygon')}")))
 
 
-LONG_CAPTION = "ito-09: Pawn first, Chariot last, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1"
+LONG_CAPTION = "ito-09: Silver Cannon steps back to mate, by tsume composer (seeded search) (mate in 9).  1k2PT+Fh5+f17 b PCtch2g 1"
 
 
 @pytest.mark.parametrize("fold", [None, 16, 8, 1])
