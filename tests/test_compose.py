@@ -378,7 +378,7 @@ def test_cli_interrupted_leaves_a_valid_file_that_resumes(tmp_path, sig, status)
     assert out.exists(), "nothing accepted in 120 s"
     os.killpg(p.pid, sig) if sig == signal.SIGKILL else p.send_signal(sig)
     t = time.monotonic()
-    p.wait(timeout=30)
+    p.communicate(timeout=30)  # reads and closes its pipes
     assert p.returncode == status
     if sig == signal.SIGINT:
         assert time.monotonic() - t < 5

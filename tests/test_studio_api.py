@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi", reason="the studio extra is not installed (pip install 'tsume[studio]')")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the test extra)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
