@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -266,6 +267,12 @@ def test_cli_census_prints_the_table_and_resumes(tmp_path, ruth_run):
     assert r.returncode == 0, r.stderr
     assert "11 sound (7 economical)" in r.stdout and "longest sound problem: 7 plies" in r.stdout
     assert "9/9 shards" in r.stderr and "MB per shard" in r.stderr
+    # One rate, one name: positions per second of elapsed time, in the progress
+    # and the summary; the table gives each method's worker time, not a rate.
+    rates = re.findall(r"([\d,.]+) positions/s", r.stderr)
+    assert len(rates) >= 2, r.stderr
+    assert "positions per second" not in r.stdout and "/s" not in r.stdout
+    assert "worker time by method: retrograde" in r.stdout
     r = tsume(*args)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--resume" in r.stderr
     Path(out, "shard-03.json").unlink()

@@ -539,11 +539,8 @@ def table_markdown(t: dict[str, Any], family: Family) -> str:
         def r(x: float | None) -> str:
             return "-" if x is None else f"{x:,.1f}"
 
-        lines.append(f"- positions per second: retrograde {r(rates['retro_per_second'])} "
-                     f"({rates['retro_positions']:,} in {rates['retro_seconds']:.2f} s, "
-                     f"{rates['graph_nodes']:,} graph nodes), df-pn {r(rates['dfpn_per_second'])} "
-                     f"({rates['dfpn_positions']:,} in {rates['dfpn_seconds']:.2f} s); "
-                     f"classification {rates['classify_seconds']:.2f} s")
+        lines.append(f"- {method_times(rates)}; per worker-second: retrograde {r(rates['retro_per_second'])} "
+                     f"positions, df-pn {r(rates['dfpn_per_second'])}")
     lm = t["longest_mate"]
     if lm:
         lines.append(f"- longest mate: {plies(lm['length'])}, `{lm['position']}` ({lm['verdict']})")
@@ -561,6 +558,14 @@ def table_markdown(t: dict[str, Any], family: Family) -> str:
         if le and le["position"] != ls["position"]:
             lines += ["", f"The longest economical one: {plies(le['length'])}, `{le['position']}`."]
     return "\n".join(lines) + "\n"
+
+
+def method_times(rates: dict[str, Any]) -> str:
+    """Where the workers' time went, per method (summed over the workers, so
+    not comparable with the run's elapsed time and its positions per second)."""
+    return (f"worker time by method: retrograde {rates['retro_seconds']:.3f} s for {rates['retro_positions']:,} "
+            f"positions ({rates['graph_nodes']:,} graph nodes), df-pn {rates['dfpn_seconds']:.3f} s for "
+            f"{rates['dfpn_positions']:,}, classification {rates['classify_seconds']:.3f} s")
 
 
 def table_text(t: dict[str, Any]) -> str:
@@ -583,11 +588,7 @@ def table_text(t: dict[str, Any]) -> str:
                          + (f"  {' '.join(x['solution'])}" if key == "longest_sound" else f" ({x['verdict']})"))
     rates = t.get("rates")
     if rates:
-        def r(x: float | None) -> str:
-            return "-" if x is None else f"{x:,.1f}"
-
-        lines.append(f"positions per second: retrograde {r(rates['retro_per_second'])} ({rates['retro_positions']:,}), "
-                     f"df-pn {r(rates['dfpn_per_second'])} ({rates['dfpn_positions']:,})")
+        lines.append(method_times(rates))
     return "\n".join(lines)
 
 
