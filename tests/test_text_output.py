@@ -212,3 +212,56 @@ def test_white_attacking_black_holds_the_rest():
     text = solve_text("K30 w g 1")
     rest = tsume_position("K30 w g 1").hand_string(0)
     assert f"Black hand (the rest): {rest}   (" in text and "White hand: g   (Goose)\n" in text
+
+
+# --- useless interpositions under the check they answer ----------------------------------------
+
+
+def test_useless_interpositions_stand_after_the_check_they_answer():
+    data = solve_json("--file", "examples", "--id", "ito-09")
+    text = solve_text("--file", "examples", "--id", "ito-09")
+    lines = text.splitlines()
+    assert "at ply 10" not in text and "ply 8: T*2" not in text
+    head = lines.index("Useless interpositions (refuted, not counted):")
+    assert lines[head + 1:head + 3] == ["  after 7. C*4: T*2  C*2  H*2  G*2",
+                                        "  after 9. C4-6#: P*4  T*4  C*4  H*4  G*4"]
+    # The JSON keeps each as a variation at the ply it would have had.
+    useless = [(v["ply"], v["readable"]) for v in data["variations"] if v["useless"]]
+    assert (10, "P*4") in useless and (8, "T*2") in useless
+
+
+def test_verify_lists_useless_interpositions_under_the_check_they_answer():
+    result = run("verify", "-q", "--full", "--file", "examples", "--id", "ito-09")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    mate = lines.index("    9. C4-6#")
+    assert lines[mate + 1].split() == ["useless", "interpositions", "(refuted,", "not", "counted):",
+                                       "P*4", "T*4", "C*4", "H*4", "G*4"]
+    assert not any(line.strip().startswith("10.") for line in lines)
+
+
+# --- a limit after a mate was found: say what is known -------------------------------------------
+
+LONG = "15k15 b TCHG"  # a mate in at most 47 plies is found in under 200,000 nodes; the shortest takes far more
+
+
+def test_a_limit_after_a_mate_shows_the_mating_line_and_its_bound():
+    result = run("solve", "-q", "--nodes", "200000", LONG)
+    assert result.exit_code == 3, result.output
+    text = result.stdout
+    assert "Unknown: stopped by the node limit." in text
+    bound = int(re.search(r"A mate in at most (\d+) plies was found; the shortest is not proven\.", text).group(1))
+    data = json.loads(run("solve", "-q", "--json", "--nodes", "200000", LONG).stdout)
+    assert data["status"] == "unknown" and data["upper_bound"] == bound
+    line = data["line"]
+    assert 0 < len(line) <= bound and len(line) % 2 == 1
+    assert data["readable_line"] == readable(data["position"], line)
+    shown = block(text, "A mating line", "      ")
+    assert words_of(shown, f"A mating line ({plies(len(line))}): ") == numbered(mated(data["readable_line"]))
+    # The line is a mate: every attacker move checks, and the last leaves no legal move.
+    pos = Position(data["position"])
+    for i, move in enumerate(line):
+        pos.push_str(move)
+        if i % 2 == 0:
+            assert pos.is_check(), (i, move)
+    assert pos.is_check() and not pos.legal_moves()

@@ -3,11 +3,14 @@ JSON-ready descriptions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .conventions import rest_of_set
 from .position import BLACK, COLOUR_NAMES, WHITE, Position
 
 __all__ = ["diagram", "hand_text", "describe", "sorted_moves", "counted", "plies", "mated", "numbered", "wrap_words",
-           "LINE_WIDTH"]
+           "useless_by_check", "LINE_WIDTH"]
 
 #: The width move lists are wrapped to: readable in any terminal, and in an
 #: e-mail or an issue when pasted.
@@ -32,6 +35,19 @@ def mated(moves: list[str]) -> list[str]:
 def numbered(moves: list[str], first: int = 1) -> list[str]:
     """``1. T6-4``, ``2. k2-3``, ...: each move with its ply, counting from ``first``."""
     return [f"{ply}. {move}" for ply, move in enumerate(moves, first)]
+
+
+def useless_by_check(variations: Iterable[Any]) -> dict[int, list[str]]:
+    """The useless interpositions among a main line's defender alternatives,
+    grouped by the check they answer: its ply (the one before theirs, which
+    for those after the mate is the mating move's) to their readable moves,
+    in main-line order.  ``variations`` are :class:`tsume.solve.Variation` or
+    verify's defender alternatives (``ply``, ``useless``, ``readable``)."""
+    groups: dict[int, list[str]] = {}
+    for v in variations:
+        if v.useless:
+            groups.setdefault(v.ply - 1, []).append(v.readable)
+    return dict(sorted(groups.items()))
 
 
 def wrap_words(head: str, words: list[str], indent: str, width: int = LINE_WIDTH, sep: str = "  ") -> list[str]:

@@ -66,8 +66,10 @@ class Result:
 
     ``status`` is :attr:`Status.MATE <tsume.outcome.Status.MATE>`,
     ``NOMATE`` (no mate, or none within ``max_length``) or ``UNKNOWN`` (a
-    limit stopped the search before the exact answer; ``upper_bound`` then
-    holds a proven but maybe not shortest length when a mate was found).
+    limit stopped the search before the exact answer; when a mate was found,
+    ``upper_bound`` then holds its proven but maybe not shortest length and
+    ``line``/``readable_line`` a mating line of at most that many plies,
+    against the longest defence the proofs knew).
     ``position`` is the problem's position string with the defender's hand
     written out; each of ``first_moves`` has a ``status`` too.
     """
@@ -82,6 +84,9 @@ class Result:
     variations: list[Variation] = field(default_factory=list)
     first_moves: list[dict[str, Any]] | None = None
     upper_bound: int | None = None
+    #: With ``upper_bound``: a mating line it bounds (move strings, then readable).
+    line: list[str] = field(default_factory=list)
+    readable_line: list[str] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
 
@@ -101,6 +106,8 @@ class Result:
             out["first_moves"] = self.first_moves
         if self.upper_bound is not None:
             out["upper_bound"] = self.upper_bound
+            out["line"] = self.line
+            out["readable_line"] = self.readable_line
         if self.reason:
             out["reason"] = self.reason
         return out
@@ -149,8 +156,14 @@ def solve(
             result.status = Status.NOMATE
         else:
             result.upper_bound = search.proof_length(max_length)
+            # A mating line of at most that length, read off the proofs now, so
+            # that a limit stopping the climb to the shortest still shows one.
+            known = search.proof_line(result.upper_bound)
+            if known:
+                result.line, result.readable_line = move_strings(root, known)
             length, moves = search.main_line(max_length)
             result.upper_bound = None
+            result.line, result.readable_line = [], []
             result.length = length
             result.mainline, result.readable = move_strings(root, moves)
             result.leftover, _ = hand_after(root, moves, root.turn)

@@ -39,7 +39,7 @@ from .lines import hand_after, move_strings
 from .outcome import Status, Verdict
 from .position import Position
 from .problem import DefenderHand, Problem, problem_from
-from .render import mated, plies
+from .render import mated, plies, useless_by_check
 from .solve import Variation
 from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
@@ -953,13 +953,17 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
         out.append(f"Solution, {plies(report.length)} (left in hand at the end: {report.leftover}):")
         by_ply: dict[int, list[DefenderAlternative]] = {}
         for v in report.variations:
-            by_ply.setdefault(v.ply, []).append(v)
+            if not v.useless:
+                by_ply.setdefault(v.ply, []).append(v)
+        # Useless interpositions stand under the check they answer (the mating
+        # move's too), not as a ply of their own.
+        useless = useless_by_check(report.variations)
         for i, move in enumerate(mated(report.readable)):
             out.append(f"  {i + 1:>3}. {move}")
             for v in by_ply.get(i + 1, []):
                 out.append("         " + _variation_text(v))
-        for v in by_ply.get(report.length + 1, []):
-            out.append("         " + _variation_text(v))
+            if i + 1 in useless:
+                out.append("         useless interpositions (refuted, not counted): " + "  ".join(useless[i + 1]))
         mating = [a for a in report.alternatives if a.status != Status.NOMATE]
         tried = len(report.alternatives)
         out.append(f"Attacker alternatives on the main line: {tried} tried, {len(mating)} mate or unknown")
@@ -980,8 +984,6 @@ def format_report(report: Report, *, title: str | None = None, diagram_text: str
 
 
 def _variation_text(v: DefenderAlternative) -> str:
-    if v.useless:
-        return f"{v.ply}. {v.readable}  useless interposition (refuted, not counted)"
     if v.status != Status.MATE:
         return f"{v.ply}. {v.readable}  {v.status}"
     return f"{v.ply}. {v.readable}  -> {plies(v.length or 0)}, left {v.leftover}: {' '.join(mated(v.readable_line)[1:])}"
