@@ -745,3 +745,50 @@ def test_the_progress_line_is_erased_before_each_line_of_output(monkeypatch):
     line.searching({"nodes": 1234, "seconds": 1.0})
     line.clear()
     assert log.getvalue() == ""
+
+
+# --- what a mistyped input is told ------------------------------------------------------------------
+
+
+def test_a_folder_given_as_a_collection_names_the_collections_in_it(tmp_path):
+    (tmp_path / "mine.tsume").write_text("[a]\nposition: k1P2H25 b G\n")
+    for args in (("solve", str(tmp_path)), ("solve", "--file", str(tmp_path), "--id", "a"), ("list", str(tmp_path))):
+        r = run(*args)
+        assert r.exit_code == 2, r.output
+        assert "is a folder, not a collection file; it holds mine.tsume" in r.stderr, r.stderr
+        assert "no such file" not in r.stderr
+
+
+def test_an_unknown_id_lists_the_ids_or_the_closest():
+    r = run("solve", "--file", "examples", "--id", "ito-99")
+    assert r.exit_code == 2
+    assert "no problem [ito-99] (its problems: ito-01, ito-05, ito-09, rutherford-05" in r.stderr
+    r = run("verify", "--file", "seed-rutherford", "--id", "ruth-c23")
+    assert r.exit_code == 2 and "204 problems; the closest ids: ruth-c0023, " in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--max-length", "-3", "must be at least 1, not -3"),
+    ("--max-length", "0", "must be at least 1, not 0"),
+    ("--nodes", "-3", "must be at least 1, not -3"),
+    ("--nodes", "2.5", "expected a whole number, got '2.5'"),
+    ("--nodes", "1e6", "expected a whole number, got '1e6'"),
+])
+def test_a_negative_or_decimal_count_is_told_what_range_it_needs(option, value, says):
+    r = run("solve", "k30 b G", option, value)
+    assert r.exit_code == 2 and says in r.stderr, r.stderr
+
+
+def test_show_says_which_hand_the_defender_is_solved_with():
+    data = json.loads(run("show", "--json", "k1P2H25 b G").stdout)
+    assert data["hands"]["white"] == "-"  # as written
+    assert data["tsume"] == {"position": "k1P2H25 b Gp2t2chg2f 1", "defender": "rest",
+                             "defender_hand": "p2t2chg2f"}
+    text = run("show", "k1P2H25 b G").stdout
+    assert "As a tsume (solve, verify), White holds the rest of the set: p2t2chg2f" in text
+    # --defender-hand draws the position as it would be solved, as a collection problem is
+    data = json.loads(run("show", "--json", "--defender-hand", "2T", "k1P2H25 b G").stdout)
+    assert data["hands"]["white"] == "2t" and data["tsume"]["defender"] == "given"
+    assert "As a tsume" not in run("show", "--defender-hand", "none", "k1P2H25 b G").stdout
+    assert json.loads(run("show", "--json", "K30 b -").stdout)["tsume"] is None  # no defending king
+    assert json.loads(run("show", "--json").stdout)["tsume"] is None  # the start position is no problem

@@ -37,8 +37,10 @@ from .limits import Limits
 from .notation import ascii_int
 from .outcome import Status, Verdict
 from .perft import divide, perft
-from .position import Position
-from .render import counted, describe, diagram, mated, numbered, plies, sorted_moves, wrap_words
+from .position import COLOUR_NAMES, WHITE, Position
+from .problem import Problem
+from .render import (counted, describe, diagram, hand_text, mated, numbered, plies, sorted_moves, useless_by_check,
+                     wrap_words)
 from .svg import MAX_SIZE
 from .variant import get_variant
 
@@ -101,6 +103,24 @@ def _output_failed(error: OSError) -> NoReturn:
     if isinstance(error, BrokenPipeError):
         sys.exit(EXIT_PIPE)  # the reader has all it wanted: no message, as `yes | head`
     _fail(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
+
+
+def make_parent(out: str) -> None:
+    """Make the folder an output file goes into (``-o out/booklet.html``), as a
+    user expects; a name the file system refuses is one line and status 74."""
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+
+
+def write_output(out: str, text: str) -> None:
+    """Write a command's output file atomically, its folder made if missing."""
+    make_parent(out)
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
 
 
 def _describe_input(kwargs: dict[str, Any]) -> str:
@@ -177,7 +197,12 @@ class _Number(click.ParamType):
         text = value.strip()
         try:
             if self.whole:
-                number: Any = ascii_int(text, option, error=ArgumentError, max_digits=self.max_digits)
+                if text[:1] in "+-" and text[1:].isascii() and text[1:].isdigit() and len(text) <= 19:
+                    number: Any = int(text)  # signed: the check says what range it needs
+                elif not text.isdigit() and _is_decimal(text):
+                    raise ArgumentError(f"{option}: expected a whole number, got {quote(value)}")
+                else:
+                    number = ascii_int(text, option, error=ArgumentError, max_digits=self.max_digits)
             else:
                 if not text.isascii() or len(text) > 40:
                     raise ArgumentError(f"{option}: expected a number, got {quote(value)}")
@@ -191,6 +216,17 @@ class _Number(click.ParamType):
             for head in (f"{option}: ", f"{option} "):
                 message = message.removeprefix(head)
             self.fail(message, param, ctx)
+
+
+def _is_decimal(text: str) -> bool:
+    """Whether ``text`` reads as a number with a fraction or an exponent (``2.5``, ``1e6``)."""
+    if not text.isascii() or len(text) > 40:
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 SECONDS = _Number("seconds", check_time_limit, whole=False)
@@ -245,6 +281,14 @@ def limit_options(func: F) -> F:
     ):
         func = decorator(func)
     return func
+
+
+defender_hand_option = click.option(
+    "--defender-hand", default=None, metavar="H",
+    help="rest (default), none, or letters such as 2PT: what the defender holds.  Overrides a collection's.",
+)
+verbose_option = click.option("--verbose", "-v", is_flag=True, help="More detail.")
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -328,6 +372,11 @@ def load_position(position: str | None, file: str | None, pid: str | None, varia
     pr = load_problems(position, file, pid, variant_spec)[0]
     if pr.source is not None:  # read from a collection
         return pr.problem().position()
+    return _record_position(pr)
+
+
+def _record_position(pr: Record) -> Position:
+    """A POSITION as written (None: the variant's start position)."""
     return Position(pr.position, get_variant(pr.variant))
 
 
@@ -396,27 +445,40 @@ def run(args: list[str] | None = None) -> None:
 @click.option("--size", type=_Number("--size", lambda v, name: check_positive_int(v, name, "a number of pixels",
                                                                                  most=MAX_SIZE), whole=True),
               default=None, metavar="PX", help="SVG: a square's size in pixels (default: scale to the window).")
+@defender_hand_option
 @friendly_errors
 def show(variant_spec: str | None, file: str | None, pid: str | None, position: str | None, fmt: str,
-         as_json: bool, out: str | None, compact: bool, kanji: bool, fold: int | None, size: int | None) -> None:
+         as_json: bool, out: str | None, compact: bool, kanji: bool, fold: int | None, size: int | None,
+         defender_hand: str | None) -> None:
     """Draw POSITION (default: the variant's start position) and list its legal moves.
 
-    A collection problem (--file FILE --id ID) is drawn as it is solved: the
-    defender holds what its `defender:` line says (by default the rest of the
-    set), and its id, title and stated length head the diagram.
+    A collection problem (--file FILE --id ID), or a POSITION with
+    --defender-hand, is drawn as it is solved: the defender holds what its
+    `defender:` line (or --defender-hand) says, by default the rest of the
+    set, and a collection problem's id, title and stated length head the
+    diagram.  A POSITION alone is drawn as written; where `solve` would give
+    the defender other pieces, a line (and the JSON's "tsume") says which.
     """
     from . import svg
 
     if as_json:
         fmt = "json"
     pr = load_problems(position, file, pid, variant_spec)[0]
-    pos = load_position(position, file, pid, variant_spec)
+    tsume = _as_tsume(pr, defender_hand) if position is not None or file is not None else None
+    if pr.source is not None or defender_hand is not None:
+        if tsume is None:  # a collection's problem, or one given a hand, must be a tsume: say why not
+            tsume = pr.problem(defender=defender_hand)
+        pos = tsume.position()
+    else:
+        pos = _record_position(pr)
     heading = _problem_heading(pr) if pr.source is not None else None
     if fmt == "json":
         data = describe(pos)
         if heading is not None:
             # Nested: describe() has a "title" of its own (the variant's).
             data["problem"] = {"id": pr.id, "title": pr.title, "author": pr.author, "length": pr.length}
+        data["tsume"] = None if tsume is None else {
+            "position": tsume.fen, "defender": tsume.defender.rule, "defender_hand": _defender_letters(tsume)}
         text = json.dumps(data)
     elif fmt == "svg":
         caption = None
@@ -426,16 +488,41 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
     else:
         moves = sorted_moves(pos)
         lines = [heading] if heading is not None else []
-        lines.append(diagram(pos, compact=compact, tsume=heading is not None))
+        lines.append(diagram(pos, compact=compact, tsume=tsume is not None and tsume.fen == pos.fen()))
+        if tsume is not None and tsume.fen != pos.fen():
+            lines.append(_solved_with(tsume))
         lines.append(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
         text = "\n".join(lines)
     if out is None:
         echo(text)
         return
+    write_output(out, text + "\n")
+
+
+def _as_tsume(pr: Record, defender_hand: str | None) -> "Problem | None":
+    """The tsume ``solve`` would make of what ``show`` was given, or None when
+    it is no tsume (the attacker, to move, gives check; no defending king)."""
     try:
-        write_atomic(out, text + "\n")
-    except OSError as exc:
-        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+        return pr.problem(defender=defender_hand)
+    except TsumeError:
+        return None
+
+
+def _defender_letters(tsume: "Problem") -> str:
+    """The defender's hand of a tsume as a position string writes it (White's in lowercase)."""
+    pos = tsume.position()
+    letters = pos.hand_string(pos.turn ^ 1)
+    return letters.lower() if pos.turn ^ 1 == WHITE else letters
+
+
+def _solved_with(tsume: "Problem") -> str:
+    """The line under a POSITION's diagram saying what the defender holds when it is solved."""
+    pos = tsume.position()
+    side = COLOUR_NAMES[pos.turn ^ 1]
+    letters = _defender_letters(tsume)
+    what = {"rest": "the rest of the set", "none": "nothing"}.get(tsume.defender.rule, "given pieces")
+    held = f": {letters} ({hand_text(pos, pos.turn ^ 1)})" if tsume.defender.rule != "none" else ""
+    return f"As a tsume (solve, verify), {side} holds {what}{held}; --defender-hand chooses."
 
 
 def _problem_heading(pr: Record) -> str:
@@ -574,24 +661,32 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
         out.extend(wrap_words(_MAIN_LINE_HEAD, numbered(mated(result.readable)), " " * len(_MAIN_LINE_HEAD)))
         out.append("Move strings: " + " ".join(result.mainline))
         out.append(f"Left in the attacker's hand: {result.leftover}")
-        if result.variations:
+        defences = [v for v in result.variations if not v.useless]
+        if defences:
             out.append("Variations (defender alternatives on the main line):")
-            for v in result.variations:
-                head = f"  at ply {v.ply}: {v.readable}"
-                if v.useless:
-                    out.append(f"{head}  -- useless interposition (refuted, not counted)")
-                else:
-                    # The head names the defence; its line goes on from the next ply,
-                    # numbered as the main line it replaces.
-                    moves = numbered(mated(v.readable_line)[1:], v.ply + 1)
-                    out.extend(wrap_words(f"{head}  -> {plies(v.length)}, leftover {v.leftover}: ",
-                                          moves, _VARIATION_INDENT))
+            for v in defences:
+                # The head names the defence; its line goes on from the next ply,
+                # numbered as the main line it replaces.
+                moves = numbered(mated(v.readable_line)[1:], v.ply + 1)
+                out.extend(wrap_words(f"  at ply {v.ply}: {v.readable}  -> {plies(v.length)}, leftover {v.leftover}: ",
+                                      moves, _VARIATION_INDENT))
+        useless = useless_by_check(result.variations)
+        if useless:
+            # Each group answers a check of the main line, the mating one included.
+            out.append("Useless interpositions (refuted, not counted):")
+            checks = numbered(mated(result.readable))
+            for ply, moves in useless.items():
+                out.extend(wrap_words(f"  after {checks[ply - 1]}: ", moves, _VARIATION_INDENT))
     elif result.status == Status.NOMATE:
         bound = result.stats.get("max_length")
         out.append(f"No mate within {plies(bound)}." if bound else "No mate.")
     else:
-        extra = f"; a mate within {plies(result.upper_bound)} was found" if result.upper_bound else ""
-        out.append(f"Unknown: stopped by the {result.reason or 'limit'}{extra}.")
+        out.append(f"Unknown: stopped by the {result.reason or 'limit'}.")
+        if result.upper_bound:
+            out.append(f"A mate in at most {plies(result.upper_bound)} was found; the shortest is not proven.")
+            if result.readable_line:
+                out.extend(wrap_words(f"A mating line ({plies(len(result.readable_line))}): ",
+                                      numbered(mated(result.readable_line)), _VARIATION_INDENT))
     if result.first_moves is not None:
         out.append("First moves:")
         for fm in result.first_moves:
@@ -619,14 +714,6 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
     if verbose:
         out.append(f"Position: {result.position}  variant: {result.variant}")
     return "\n".join(out)
-
-
-defender_hand_option = click.option(
-    "--defender-hand", default=None, metavar="H",
-    help="rest (default), none, or letters such as 2PT: what the defender holds.  Overrides a collection's.",
-)
-verbose_option = click.option("--verbose", "-v", is_flag=True, help="More detail.")
-quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 
 
 @main.command("solve")
@@ -1024,6 +1111,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length)
+    make_parent(out)
+
     def accepted(problem: Record, record: dict) -> None:
         if as_json:
             echo(json.dumps(accepted_json(problem, record)))
@@ -1104,10 +1193,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
                      source=name, progress=report, play=play)
     finally:
         status.clear()
-    try:
-        write_atomic(out, html)
-    except OSError as exc:
-        _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
+    write_output(out, html)
     if not quiet:
         extra = f"; no mate: {', '.join(no_mate)}" if no_mate else ""
         extra += f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
@@ -1181,7 +1267,7 @@ def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
         left = s.seconds_left
         eta = f", {left:,.0f} s left" if left is not None and not finished else ""
         line = (f"tsume: census [{'#' * done}{'.' * (20 - done)}] {s.shards_done}/{s.shards_total} shards, "
-                f"{s.positions_done:,}/{s.positions_total:,} positions, {s.rate:,.1f}/s{eta}")
+                f"{s.positions_done:,}/{s.positions_total:,} positions, {s.rate:,.1f} positions/s{eta}")
         _status_line(line, tty)
 
     return report
@@ -1235,7 +1321,8 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
             click.echo("", err=True)
         exact = "" if summary.factor_exact else " at least"
         click.echo(f"tsume: census of {summary.positions_total:,} positions in {summary.shards_total} shard(s) "
-                   f"({summary.shards_skipped} already done) in {summary.elapsed:.1f} s; memory{exact} "
+                   f"({summary.shards_skipped} already done) in {summary.elapsed:.1f} s, {summary.rate:,.1f} positions/s; "
+                   f"memory{exact} "
                    f"{summary.estimate_mb:,.0f} MB per shard x {summary.workers} (budget {summary.budget_mb:,.0f} MB); "
                    f"written to {out}", err=True)
     assert summary.table is not None

@@ -25,6 +25,8 @@ features), each as ``key=value; ...`` pairs (docs/compose.md).
 
 from __future__ import annotations
 
+import difflib
+
 import os
 import re
 from collections.abc import Iterable
@@ -406,6 +408,8 @@ def locate(name: str | os.PathLike) -> Path:
             return found
     except (OSError, ValueError) as exc:  # a name the system refuses: too long, a NUL byte
         raise CollectionError(f"{quote(str(name))}: not a usable file name ({type(exc).__name__})") from None
+    if p.is_dir():
+        raise CollectionError(f"{quote(str(name))}: {_folder_hint(p)}")
     if _has_folder(name):  # names no bundled collection: "./examples" is a path
         raise CollectionError(f"{quote(str(name))}: no such file")
     known = ", ".join(bundled_names()) or "none found"
@@ -434,11 +438,49 @@ def load(path: str | os.PathLike) -> list[Record]:
     return loads(text, str(p))
 
 
+def _folder_hint(folder: Path) -> str:
+    """Why a folder is not a collection, and the collections in it."""
+    try:
+        inside = sorted(p.name for p in folder.glob("*.tsume") if p.is_file())
+    except OSError:
+        inside = []
+    if not inside:
+        return "is a folder, not a collection file (a .tsume file)"
+    shown = ", ".join(inside[:6]) + (f" and {len(inside) - 6} more" if len(inside) > 6 else "")
+    return f"is a folder, not a collection file; it holds {shown}"
+
+
+#: The most ids an unknown id's message lists in full.
+_IDS_LISTED = 10
+
+
+def _closest(pid: str, ids: list[str], n: int = 5) -> list[str]:
+    """The ids most like ``pid`` (a typo, a digit too few), best first: by
+    likeness, then by the length of the beginning they share."""
+    def score(other: str) -> tuple[float, int]:
+        a, b = pid.lower(), other.lower()
+        shared = len(os.path.commonprefix([a, b]))
+        return difflib.SequenceMatcher(None, a, b).ratio(), shared
+
+    scored = sorted(((score(i), i) for i in ids), key=lambda x: x[0], reverse=True)
+    return [i for (ratio, _), i in scored[:n] if ratio >= 0.5]
+
+
 def find(problems: Iterable[Record], pid: str, name: str = "collection") -> Record:
+    """The problem ``pid`` of a collection; an unknown id raises a
+    :class:`CollectionError` naming the closest ids (or all, if few)."""
+    problems = list(problems)
     for pr in problems:
         if pr.id == pid:
             return pr
-    raise CollectionError(f"{name}: no problem {_tag(pid)}")
+    ids = [pr.id for pr in problems]
+    if len(ids) <= _IDS_LISTED:
+        hint = f"its problems: {', '.join(ids)}" if ids else "it holds no problem"
+    else:
+        close = _closest(str(pid), ids)
+        hint = f"{len(ids)} problems; " + (f"the closest ids: {', '.join(close)}" if close
+                                            else f"from {ids[0]} to {ids[-1]}; tsume list names them all")
+    raise CollectionError(f"{name}: no problem {_tag(pid)} ({hint})")
 
 
 def dumps(problems: Iterable[Record], header: str | None = None) -> str:
