@@ -454,16 +454,26 @@ def test_output_is_required(capsys):
 
 
 def test_unwritable_output(capsys, tmp_path):
-    missing = tmp_path / "no" / "such" / "b.html"
-    line = _one_line(*entry(capsys, "booklet", "examples", "--id", "ito-01", "-q", "-o", str(missing)), 74)
-    assert str(missing) in line
-    assert not (tmp_path / "no").exists()
+    # a file where a folder should be
+    (tmp_path / "no").write_text("a file\n")
+    blocked = tmp_path / "no" / "such" / "b.html"
+    line = _one_line(*entry(capsys, "booklet", "examples", "--id", "ito-01", "-q", "-o", str(blocked)), 74)
+    assert str(blocked) in line
+    assert (tmp_path / "no").read_text() == "a file\n"
+    (tmp_path / "no").unlink()
     # a folder in the way: nothing left behind, not even the temporary file
     folder = tmp_path / "dir.html"
     folder.mkdir()
     _one_line(*entry(capsys, "booklet", "examples", "--id", "ito-01", "-q", "-o", str(folder)), 74)
     assert folder.is_dir() and list(folder.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.html"]
+
+
+def test_a_missing_output_folder_is_made(capsys, tmp_path):
+    out = tmp_path / "out" / "booklets" / "b.html"
+    code, _, err = entry(capsys, "booklet", "examples", "--id", "ito-01", "-q", "-o", str(out))
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8").endswith("</html>\n")
 
 
 def test_an_existing_file_is_replaced_whole(tmp_path):

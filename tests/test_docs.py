@@ -207,6 +207,46 @@ def test_the_walkthrough_runs_as_written(tmp_path):
     done = subprocess.run([sys.executable, "-m", "tsume", "verify", "mine.tsume", "--json", "-q"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and '"verdict": "sound"' in done.stdout, done.stdout[:300]
+def _use_commands() -> list[list[str]]:
+    """The commands of the README's "Use" block, as argument lists (comments dropped)."""
+    section = _readme_section("Use")
+    block = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
+    assert block, "README's Use section has lost its commands"
+    commands = []
+    for line in block.group(1).splitlines():
+        words = shlex.split(line, comments=True)
+        if words:
+            commands.append(words)
+    return commands
+
+
+@pytest.mark.slow
+def test_the_use_commands_leave_the_checkout_clean(tmp_path):
+    """Every command of "Use" (the studio's aside) run where a checkout would be:
+    none fails with a traceback, and each file they write lands in ``out/``,
+    which git ignores, so a clean checkout stays clean."""
+    commands = _use_commands()
+    assert len(commands) >= 15
+    (tmp_path / "problems").symlink_to(ROOT / "problems")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    writers = 0
+    for words in commands:
+        assert words[0] == ".venv/bin/tsume", words
+        if words[1] == "serve":
+            continue
+        done = subprocess.run([sys.executable, "-m", "tsume", *words[1:]], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode in (0, 1), f"{shlex.join(words)}: exit {done.returncode}: {done.stderr.strip()}"
+        assert "Traceback" not in done.stderr, shlex.join(words)
+        if {"-o", "--out"} & set(words):
+            writers += 1
+    assert writers >= 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "problems"]
+    assert any((tmp_path / "out").iterdir())
+    ignored = subprocess.run(["git", "check-ignore", "-q", "out/booklet.html"], cwd=ROOT)
+    assert ignored.returncode == 0, "git does not ignore out/"
+
+
 def test_the_readme_python_example_prints_what_its_comments_say():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     code = text.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]

@@ -595,11 +595,18 @@ def test_show_svg_to_a_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["d.svg"]  # no temporary left
 
 
-def test_show_to_a_file_in_a_missing_folder(capsys, tmp_path):
+def test_show_to_a_file_in_a_missing_folder_makes_the_folder(capsys, tmp_path):
+    code, out, err = entry(capsys, "show", "--format", "svg", "-o", str(tmp_path / "no" / "d.svg"))
+    assert code == 0, err
+    assert (tmp_path / "no" / "d.svg").read_text(encoding="utf-8").endswith("</svg>\n")
+
+
+def test_show_to_a_file_whose_folder_cannot_be_made(capsys, tmp_path):
+    (tmp_path / "no").write_text("a file\n")
     code, out, err = entry(capsys, "show", "--format", "svg", "-o", str(tmp_path / "no" / "d.svg"))
     assert code == 74, err
     assert len(err.strip().splitlines()) == 1 and err.startswith("tsume: error:")
-    assert not (tmp_path / "no").exists()
+    assert (tmp_path / "no").read_text() == "a file\n"
 
 
 @pytest.mark.parametrize("args", [
