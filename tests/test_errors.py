@@ -343,6 +343,9 @@ def test_variant_of_the_wrong_type(spec):
     with pytest.raises(VariantError) as info:
         get_variant(spec)
     assert "variant must be" in one_line(info.value)
+    if spec is None:  # Position's default: Ito
+        assert Position("k29K b - 1", spec).variant.name == "ito"
+        return
     with pytest.raises(VariantError):
         Position("k29K b - 1", spec)
 

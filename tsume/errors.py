@@ -1,4 +1,9 @@
-"""Exception types.  Every message is one line naming what is wrong and where."""
+"""Exception types.  Every message is one line naming what is wrong and where.
+
+``TsumeError`` (a ``ValueError``) is the base of every error raised for bad
+input: ``VariantError``, ``PositionError``, ``MoveError`` (and its
+``IllegalMoveError``) and ``ArgumentError``.
+"""
 
 from __future__ import annotations
 
@@ -16,29 +21,16 @@ __all__ = [
 QUOTE_LIMIT = 40
 
 
-class TsumeError(ValueError):
-    """Base class of every error this package raises for bad input."""
-
-
-class VariantError(TsumeError):
-    """An unknown variant, switch or malformed variant description."""
-
-
-class PositionError(TsumeError):
-    """A position string that cannot be read or describes an impossible position."""
-
-
-class MoveError(TsumeError):
-    """A move string that cannot be read."""
-
-
-class IllegalMoveError(MoveError):
-    """A well-formed move that is not legal in the position."""
-
-
-class ArgumentError(TsumeError):
-    """An argument of a public function of the wrong type or out of its range
-    (a limit that is not a positive finite number, a flag that is not a bool...)."""
+# The classes are the engine's (created in the Rust crate, which raises them);
+# this module is where the package names them.
+from ._engine import (  # noqa: E402
+    ArgumentError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    TsumeError,
+    VariantError,
+)
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:

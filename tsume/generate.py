@@ -85,8 +85,6 @@ def random_tsume(
 
 
 def _format(board: list[int], t, attacker: int, hand: list[int]) -> str:
-    from .notation import format_board, format_hands
-
     hands = [[0] * t.nkinds, [0] * t.nkinds]
     hands[attacker] = hand
-    return f"{format_board(board, t)} {'bw'[attacker]} {format_hands(hands, t)} 1"
+    return f"{t.board_string(board)} {'bw'[attacker]} {t.hands_string(hands)} 1"

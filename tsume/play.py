@@ -49,7 +49,6 @@ from .arguments import check_callback, check_positive_int
 from .collection import Record
 from .conventions import interposition_square, ranged_checkers
 from .limits import Limits, limits_from
-from .notation import parse_move
 from .outcome import Status
 from .position import Position
 from .problem import DefenderHand, Problem, problem_from
@@ -308,7 +307,7 @@ def frames(tree: dict[str, Any], *, kanji: bool = False) -> dict[str, str]:
         if not moves and key != "n0":
             node = tree["nodes"][int(key[1:])]
             if node.get("last"):
-                last = parse_move(node["last"], pos.t)
+                last = pos.t.read_move(node["last"])
         for move in moves:
             last = pos.push_str(move)
         out[key] = board(pos, kanji=kanji, lastmove=last, standalone=False)

@@ -16,13 +16,13 @@ Generators, all returning lists of legal moves:
 ``checks`` and ``evasions`` never apply the game repetition rule: the tsume
 search has its own convention for repeated positions.
 
-``Position(text=None, variant=ITO, *, validate=True)`` reads a position string
-(default: the variant's start position).  It raises
-:class:`~tsume.errors.PositionError` for a string that cannot be read, for
-anything but a string or None, and, with ``validate``, for a position that
-cannot arise (too many pieces, two kings of a side, the side not to move in
-check).  The string is read here, in Python (:func:`parse_fields`), whose
-messages point at the column at fault; everything else runs in Rust.
+``Position(text=None, variant=None, *, validate=True)`` reads a position
+string (default: the variant's start position; the variant defaults to Ito).
+It raises :class:`~tsume.errors.PositionError` for a string that cannot be
+read, for anything but a string or None, and, with ``validate``, for a
+position that cannot arise (too many pieces, two kings of a side, the side not
+to move in check).  The engine reads the string (its messages point at the
+column at fault).
 
 >>> pos = Position.start()
 >>> len(pos.legal_moves())
@@ -34,34 +34,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ._engine import Position, Tables
-from .arguments import check_flag
-from .errors import PositionError
-from .notation import parse_position
+from ._engine import Position
 from .tables import BLACK, WHITE
-from .variant import ITO, get_variant
 
-__all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES", "parse_fields", "iter_squares"]
+__all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES", "iter_squares"]
 
 COLOUR_NAMES: Final = ("Black", "White")
-
-
-def parse_fields(
-    text: object = None, variant: object = ITO, *, validate: object = True
-) -> tuple[Tables, list[int], int, list[list[int]], int, bool]:
-    """What :class:`Position` is built from: ``(tables, board, turn, hands, move number, validate)``.
-
-    ``board`` lists the squares from square 1.  The engine calls this with
-    the arguments of ``Position(...)`` as given.
-    """
-    check = check_flag(validate, "validate")
-    var = get_variant(variant)
-    if text is None:
-        if var.start is None:
-            raise PositionError(f"{var.title} has no start position; give one")
-        text = var.start
-    parsed = parse_position(text, var)
-    return parsed.tables, parsed.board[1:], parsed.turn, parsed.hands, parsed.move_number, check
 
 
 def iter_squares(mask: int) -> Iterator[int]:

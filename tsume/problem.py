@@ -28,7 +28,6 @@ from typing import Final
 
 from .arguments import check_defender_hand, check_max_length
 from .errors import ArgumentError, PositionError
-from .notation import parse_hands
 from .position import BLACK, COLOUR_NAMES, Position
 from .variant import Variant, get_variant
 
@@ -172,7 +171,7 @@ class Problem:
             rule = DefenderHand.held(pos) if any(pos.hand_counts(defender_colour)) else REST
         if isinstance(rule, str):  # letters, read as the defender's
             field = rule.upper() if defender_colour == BLACK else rule.lower()
-            counts = parse_hands(field or "-", pos.t)[defender_colour]
+            counts = pos.t.read_hands(field or "-")[defender_colour]
         elif rule == REST:
             counts = rest_of_set(pos)
         elif rule == NONE:

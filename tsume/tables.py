@@ -15,10 +15,10 @@ for square ``s``.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from ._engine import Tables
+from ._engine import tables_for as _tables_for
 from .variant import Variant
 
 __all__ = ["BLACK", "WHITE", "Tables", "tables_for"]
@@ -27,11 +27,11 @@ BLACK: Final = 0
 WHITE: Final = 1
 
 
-@lru_cache(maxsize=None)
 def tables_for(variant: Variant, n: int) -> Tables:
-    """The engine's tables for ``variant`` on a board of ``n`` squares (cached).
+    """The engine's tables for ``variant`` on a board of ``n`` squares (made
+    once per variant and length, and shared by every position of that game).
 
     Raises :class:`~tsume.errors.VariantError` for a description the engine
     cannot use or a length outside the variant's.
     """
-    return Tables(variant.description(), n, variant)
+    return _tables_for(variant, n)

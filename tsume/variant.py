@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._engine import use_variants
 from .errors import VariantError, quote
 
 __all__ = [
@@ -276,3 +277,8 @@ def get_variant(spec: object) -> Variant:
                 raise VariantError(f"switch {key} takes yes or no, not {quote(raw)}")
             options[key] = _SWITCH_VALUES[raw]
     return base.with_options(**options)
+
+
+# The engine reads positions itself; it resolves a variant= argument (a name, a
+# spec with switches, a Variant) through get_variant, given to it here once.
+use_variants(get_variant, [ITO, RUTHERFORD])

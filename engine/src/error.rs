@@ -9,15 +9,23 @@ pub enum EngineError {
     Variant(String),
     /// A position that cannot arise or cannot be represented.
     Position(String),
-    /// A move that is malformed or not legal here.
+    /// A well-formed move that is not legal here.
     Move(String),
+    /// A move string that cannot be read.
+    MoveSyntax(String),
+    /// An argument out of its range.
+    Argument(String),
 }
 
 impl EngineError {
     /// The message without the kind.
     pub fn message(&self) -> &str {
         match self {
-            EngineError::Variant(m) | EngineError::Position(m) | EngineError::Move(m) => m,
+            EngineError::Variant(m)
+            | EngineError::Position(m)
+            | EngineError::Move(m)
+            | EngineError::MoveSyntax(m)
+            | EngineError::Argument(m) => m,
         }
     }
 }

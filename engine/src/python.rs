@@ -1,20 +1,26 @@
 //! The Python module `tsume._engine`: the position and its tables as Python classes.
 //!
-//! Position strings are read by the package's Python code (`tsume.position`
-//! hands the parsed board, hands and side over), whose messages point at the
-//! column at fault; everything else runs here.  Square masks given to Python
-//! keep the package's convention of bit `s` for square `s`.  Errors become
-//! the package's own exceptions (`tsume.errors`).
+//! The binding is the ground floor of the package: it imports nothing from
+//! `tsume`.  Position, hand and move strings are read by the crate
+//! ([`crate::notation`]), the error classes are created here (`tsume.errors`
+//! re-exports them), and the variants come from the package once, at import:
+//! `tsume.variant` hands over the function that resolves a variant argument
+//! (`use_variants`).  Square masks given to Python keep the package's
+//! convention of bit `s` for square `s`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::colour::Colour;
 use crate::error::EngineError;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
+use crate::notation::{self, Setup};
 use crate::perft;
 use crate::position::Position;
 use crate::square::Mask;
@@ -25,31 +31,276 @@ use crate::variant::Variant;
 #[path = "python_search.rs"]
 mod search;
 
-/// What `tsume.position.parse_fields` returns: tables, board, turn, hands, move number, validate.
-type Fields = (Py<PyTables>, Vec<u8>, i64, Vec<Vec<u8>>, u64, bool);
-
 /// What `__reduce__` returns: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Py<PyAny>));
 
-/// A `tsume.errors` exception of class `name` with message `msg`.
-fn tsume_error(py: Python<'_>, name: &str, msg: &str) -> PyErr {
-    match py
-        .import("tsume.errors")
-        .and_then(|m| m.getattr(name))
-        .and_then(|c| c.call1((msg,)))
-    {
-        Ok(obj) => PyErr::from_value(obj),
-        Err(e) => e,
+pyo3::create_exception!(
+    tsume.errors,
+    TsumeError,
+    PyValueError,
+    "Base class of every error this package raises for bad input."
+);
+pyo3::create_exception!(
+    tsume.errors,
+    VariantError,
+    TsumeError,
+    "An unknown variant, switch or malformed variant description."
+);
+pyo3::create_exception!(
+    tsume.errors,
+    PositionError,
+    TsumeError,
+    "A position string that cannot be read or describes an impossible position."
+);
+pyo3::create_exception!(
+    tsume.errors,
+    MoveError,
+    TsumeError,
+    "A move string that cannot be read."
+);
+pyo3::create_exception!(
+    tsume.errors,
+    IllegalMoveError,
+    MoveError,
+    "A well-formed move that is not legal in the position."
+);
+pyo3::create_exception!(
+    tsume.errors,
+    ArgumentError,
+    TsumeError,
+    "An argument of a public function of the wrong type or out of its range."
+);
+pyo3::create_exception!(
+    tsume.search,
+    SearchLimit,
+    PyException,
+    "A time, node or depth limit stopped the search; str() says which."
+);
+pyo3::create_exception!(
+    tsume.search,
+    OverBudget,
+    SearchLimit,
+    "One question's node budget is spent; unlike a limit it stops that question only."
+);
+
+/// An exception of this module's class `name` with message `msg`.
+fn tsume_error(_py: Python<'_>, name: &str, msg: &str) -> PyErr {
+    let msg = msg.to_string();
+    match name {
+        "VariantError" => VariantError::new_err(msg),
+        "PositionError" => PositionError::new_err(msg),
+        "MoveError" => MoveError::new_err(msg),
+        "IllegalMoveError" => IllegalMoveError::new_err(msg),
+        "ArgumentError" => ArgumentError::new_err(msg),
+        "SearchLimit" => SearchLimit::new_err(msg),
+        "OverBudget" => OverBudget::new_err(msg),
+        _ => TsumeError::new_err(msg),
     }
 }
 
-fn engine_error(py: Python<'_>, e: EngineError) -> PyErr {
-    let class = match e {
-        EngineError::Variant(_) => "VariantError",
-        EngineError::Position(_) => "PositionError",
-        EngineError::Move(_) => "IllegalMoveError",
+fn engine_error(_py: Python<'_>, e: EngineError) -> PyErr {
+    let msg = e.message().to_string();
+    match e {
+        EngineError::Variant(_) => VariantError::new_err(msg),
+        EngineError::Position(_) => PositionError::new_err(msg),
+        EngineError::Move(_) => IllegalMoveError::new_err(msg),
+        EngineError::MoveSyntax(_) => MoveError::new_err(msg),
+        EngineError::Argument(_) => ArgumentError::new_err(msg),
+    }
+}
+
+/// Python's `repr` of a string: how every message quotes what was typed.
+fn py_repr(py: Python<'_>, text: &str) -> String {
+    PyString::new(py, text)
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| notation::plain_quote(text))
+}
+
+/// The package's `quote()` of any value: a string cut to its start and length,
+/// anything else its `repr` cut short.
+fn quote_value(value: &Bound<'_, PyAny>) -> String {
+    let py = value.py();
+    if let Ok(s) = value.extract::<String>() {
+        return notation::quote_cut(&s, &|t: &str| py_repr(py, t));
+    }
+    let text = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<object>".into());
+    if text.chars().count() <= notation::QUOTE_LIMIT + 3 {
+        text
+    } else {
+        text.chars().take(notation::QUOTE_LIMIT).collect::<String>() + "..."
+    }
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+// --- variants ------------------------------------------------------------------------------
+
+/// A variant the binding has met: the package's value and the engine's
+/// reading of its description, with the tables of each board length.
+struct Known {
+    object: Py<PyAny>,
+    variant: Arc<Variant>,
+    tables: HashMap<usize, Py<PyTables>>,
+}
+
+/// The variants met so far, by their description; the package's resolver.
+#[derive(Default)]
+struct Registry {
+    known: HashMap<String, Known>,
+    /// A variant object (by address, held alive in `known`) or a spec string to its description.
+    by_object: HashMap<usize, String>,
+    by_spec: HashMap<String, String>,
+    builtin: Vec<Variant>,
+}
+
+/// The most variant objects and specs remembered (each `get_variant` with
+/// switches makes a new object): past it the address and spec maps start over.
+const REMEMBERED: usize = 4096;
+
+static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
+static RESOLVER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn registry<T>(f: impl FnOnce(&mut Registry) -> T) -> T {
+    let mut guard = REGISTRY.lock().unwrap_or_else(|p| p.into_inner());
+    f(guard.get_or_insert_with(Registry::default))
+}
+
+/// Given once by `tsume.variant` at import: the function that makes a variant
+/// of a `variant=` argument (a name, a spec with switches, a Variant), and the
+/// built-in variants, which messages may suggest.
+#[pyfunction]
+fn use_variants(py: Python<'_>, resolver: Py<PyAny>, builtin: Vec<Py<PyAny>>) -> PyResult<()> {
+    let mut read = vec![];
+    for v in &builtin {
+        let desc: String = v.bind(py).call_method0("description")?.extract()?;
+        read.push(Variant::from_json(&desc).map_err(|e| engine_error(py, e))?);
+    }
+    let _ = RESOLVER.set(py, resolver);
+    registry(|r| r.builtin = read);
+    Ok(())
+}
+
+/// The description (the registry's key) of a `variant=` argument: None is the
+/// resolver's default (Ito), a string a name or spec, else a Variant.
+fn variant_key(py: Python<'_>, arg: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let spec = match arg {
+        None => Some("ito".to_string()),
+        Some(a) => a.extract::<String>().ok(),
     };
-    tsume_error(py, class, e.message())
+    let hit = registry(|r| match (&spec, arg) {
+        (Some(s), _) => r.by_spec.get(s).cloned(),
+        (None, Some(a)) => r.by_object.get(&(a.as_ptr() as usize)).cloned(),
+        (None, None) => None,
+    });
+    if let Some(key) = hit {
+        return Ok(key);
+    }
+    let resolver = RESOLVER.get(py).ok_or_else(|| {
+        PyErr::new::<pyo3::exceptions::PyRuntimeError, _>(
+            "tsume._engine: no variants yet (import tsume first)",
+        )
+    })?;
+    let given = match &spec {
+        Some(s) => PyString::new(py, s).into_any(),
+        None => arg.expect("an object").clone(),
+    };
+    let object = resolver.bind(py).call1((given,))?;
+    let desc: String = object.call_method0("description")?.extract()?;
+    let variant = Variant::from_json(&desc).map_err(|e| engine_error(py, e))?;
+    let object = object.unbind();
+    let address = object.as_ptr() as usize;
+    registry(|r| {
+        if r.by_object.len() > REMEMBERED || r.by_spec.len() > REMEMBERED {
+            r.by_object.clear();
+            r.by_spec.clear();
+        }
+        r.known.entry(desc.clone()).or_insert_with(|| Known {
+            object: object.clone_ref(py),
+            variant: Arc::new(variant),
+            tables: HashMap::new(),
+        });
+        // The address stays valid while `known` holds the object it names.
+        if r.known[&desc].object.as_ptr() as usize == address {
+            r.by_object.insert(address, desc.clone());
+        }
+        if let Some(s) = spec {
+            r.by_spec.insert(s, desc.clone());
+        }
+    });
+    Ok(desc)
+}
+
+/// The tables of a known variant for `n` squares, made once.
+fn tables_of(py: Python<'_>, key: &str, n: usize) -> PyResult<Py<PyTables>> {
+    let found = registry(|r| {
+        let k = &r.known[key];
+        match k.tables.get(&n) {
+            Some(t) => Ok(t.clone_ref(py)),
+            None => Err((k.variant.clone(), k.object.clone_ref(py))),
+        }
+    });
+    let (variant, object) = match found {
+        Ok(t) => return Ok(t),
+        Err(missing) => missing,
+    };
+    let tables = Tables::new(&variant, n).map_err(|e| engine_error(py, e))?;
+    let made = Py::new(
+        py,
+        PyTables {
+            tables: Arc::new(tables),
+            variant: object,
+        },
+    )?;
+    Ok(registry(|r| {
+        r.known
+            .get_mut(key)
+            .expect("known")
+            .tables
+            .entry(n)
+            .or_insert(made)
+            .clone_ref(py)
+    }))
+}
+
+/// The engine's reading of a known variant and the other built-in ones.
+fn variant_and_others(key: &str) -> (Arc<Variant>, Vec<Variant>) {
+    registry(|r| (r.known[key].variant.clone(), r.builtin.clone()))
+}
+
+/// The tables for `variant` (a name, spec or Variant) on `n` squares, shared
+/// by every position of that game and length.
+#[pyfunction]
+#[pyo3(signature = (variant, n))]
+fn tables_for(py: Python<'_>, variant: &Bound<'_, PyAny>, n: usize) -> PyResult<Py<PyTables>> {
+    let key = variant_key(py, Some(variant))?;
+    tables_of(py, &key, n)
+}
+
+/// Reads a position string for the variant named by `key`.
+fn read_setup(py: Python<'_>, text: &str, key: &str) -> PyResult<(Setup, Py<PyTables>)> {
+    let (variant, others) = variant_and_others(key);
+    let mut made: Option<Py<PyTables>> = None;
+    let mut tables = |n: usize| -> crate::error::Result<Arc<Tables>> {
+        let t = tables_of(py, key, n).map_err(|e| EngineError::Variant(e.to_string()))?;
+        let arc = t.get().tables.clone();
+        made = Some(t);
+        Ok(arc)
+    };
+    let setup = Setup::read(text, &variant, &others, &mut tables, &|t: &str| {
+        py_repr(py, t)
+    })
+    .map_err(|e| engine_error(py, e))?;
+    Ok((setup, made.expect("tables made for a read position")))
 }
 
 /// Small ints as a Python list (a `Vec<u8>` would become `bytes`).
@@ -83,15 +334,59 @@ pub struct PyTables {
 
 #[pymethods]
 impl PyTables {
-    /// Tables from a variant's JSON description (`Variant.description()`), for `n` squares; `variant` is kept for callers.
-    #[new]
-    fn new(py: Python<'_>, description: &str, n: usize, variant: Py<PyAny>) -> PyResult<Self> {
-        let v = Variant::from_json(description).map_err(|e| engine_error(py, e))?;
-        let tables = Tables::new(&v, n).map_err(|e| engine_error(py, e))?;
-        Ok(PyTables {
-            tables: Arc::new(tables),
-            variant,
-        })
+    /// Reads a hands field (`-`, `2PTg`) into `[black counts, white counts]`
+    /// (the one reader of hands: position strings and stated defender hands).
+    fn read_hands(&self, py: Python<'_>, field: &str) -> PyResult<Vec<Vec<u8>>> {
+        let [b, w] = notation::read_hands(field, &self.tables, &|t: &str| py_repr(py, t))
+            .map_err(|e| engine_error(py, e))?;
+        Ok(vec![b, w])
+    }
+
+    /// Reads a move string (`19-18`, `P*18`, `+L*18`) for this board, for form
+    /// only (MoveError); `Position.parse_move` also checks it is legal.
+    fn read_move(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let Ok(s) = text.extract::<String>() else {
+            return Err(MoveError::new_err(format!(
+                "move must be a string, not {}",
+                type_name(text)
+            )));
+        };
+        notation::read_move(&s, &self.tables, &|t: &str| py_repr(py, t))
+            .map(|m| m.raw())
+            .map_err(|e| engine_error(py, e))
+    }
+
+    /// The board field of a board list (index 0 unused: `face << 1 | colour` per square).
+    fn board_string(&self, py: Python<'_>, board: Vec<u8>) -> PyResult<String> {
+        let n = self.tables.n;
+        if board.len() != n + 1
+            || board
+                .iter()
+                .any(|&v| v != 0 && (v < 2 || v as usize >= self.tables.nvalues))
+        {
+            return Err(tsume_error(
+                py,
+                "ArgumentError",
+                &format!(
+                    "board: {} values for {n} squares, or a value that is no piece",
+                    board.len()
+                ),
+            ));
+        }
+        Ok(notation::board_string(&self.tables, &board[1..]))
+    }
+
+    /// The hands field of `[black counts, white counts]` (`2PTh`, `-`).
+    fn hands_string(&self, py: Python<'_>, hands: Vec<Vec<u8>>) -> PyResult<String> {
+        let nk = self.tables.nkinds;
+        if hands.len() != 2 || hands.iter().any(|h| h.len() != nk) {
+            return Err(tsume_error(
+                py,
+                "ArgumentError",
+                &format!("hands: two lists of {nk} counts needed"),
+            ));
+        }
+        Ok(notation::hands_string(&self.tables, [&hands[0], &hands[1]]))
     }
 
     /// The variant (the Python value).
@@ -234,6 +529,73 @@ impl PyTables {
     }
 }
 
+/// The fields of a position string read for form only (shakmaty's word):
+/// what the studio's editor draws before the position is legal.
+#[pyclass(name = "Setup", module = "tsume._engine", frozen)]
+pub struct PySetup {
+    setup: Setup,
+    tables: Py<PyTables>,
+}
+
+#[pymethods]
+impl PySetup {
+    /// Reads a position string for `variant` (default Ito) without validating it.
+    #[new]
+    #[pyo3(signature = (text, variant=None))]
+    fn new(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        variant: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let key = variant_key(py, variant.filter(|v| !v.is_none()))?;
+        let text: String = text.extract().map_err(|_| {
+            PositionError::new_err(format!(
+                "position must be a string, not {}",
+                type_name(text)
+            ))
+        })?;
+        let (setup, tables) = read_setup(py, &text, &key)?;
+        Ok(PySetup { setup, tables })
+    }
+
+    /// The tables of its variant and board length.
+    #[getter]
+    fn tables(&self, py: Python<'_>) -> Py<PyTables> {
+        self.tables.clone_ref(py)
+    }
+
+    /// The board indexed by square (index 0 unused): 0 empty, else `face << 1 | colour`.
+    #[getter]
+    fn board(&self) -> Vec<u32> {
+        std::iter::once(0)
+            .chain(self.setup.board.iter().map(|&v| v as u32))
+            .collect()
+    }
+
+    /// The side to move: 0 Black, 1 White.
+    #[getter]
+    fn turn(&self) -> usize {
+        self.setup.turn.index()
+    }
+
+    /// `[black counts, white counts]` by kind.
+    #[getter]
+    fn hands(&self) -> Vec<Vec<u8>> {
+        self.setup.hands.to_vec()
+    }
+
+    /// The move number.
+    #[getter]
+    fn move_number(&self) -> u64 {
+        self.setup.move_number
+    }
+
+    /// The position string (move number included).
+    fn fen(&self) -> String {
+        self.setup.fen()
+    }
+}
+
 /// A position of a one-dimensional shogi variant (see `tsume.position` for the Python face of it).
 #[pyclass(name = "Position", module = "tsume._engine")]
 pub struct PyPosition {
@@ -298,49 +660,64 @@ impl PyPosition {
 
 #[pymethods]
 impl PyPosition {
-    /// Reads a position string (default: the variant's start position); see `tsume.position`.
-    ///
-    /// The arguments go to `tsume.position.parse_fields` as given, which has the defaults
-    /// (`text=None, variant=ITO, *, validate=True`) and reads the string.
+    /// Reads a position string (default: the variant's start position, Ito's
+    /// unless `variant` names another); with `validate`, checks that the
+    /// position can arise.  Raises PositionError, VariantError, ArgumentError.
     #[new]
-    #[pyo3(signature = (*args, **kwargs))]
+    #[pyo3(signature = (text=None, variant=None, *, validate=None))]
     fn new(
         py: Python<'_>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
+        text: Option<&Bound<'_, PyAny>>,
+        variant: Option<&Bound<'_, PyAny>>,
+        validate: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let parse = py.import("tsume.position")?.getattr("parse_fields")?;
-        let parsed = parse.call(args, kwargs)?;
-        let (tables, board, turn, hands, move_number, check): Fields = parsed.extract()?;
-        let arc = tables.get().tables.clone();
-        let turn = colour_arg(py, turn)?;
-        if hands.len() != 2 {
-            return Err(tsume_error(py, "PositionError", "hands: two hands needed"));
-        }
-        let pos = Position::new(arc, &board, [&hands[0], &hands[1]], turn)
-            .map_err(|e| engine_error(py, e))?;
-        if check {
-            pos.validate().map_err(|e| engine_error(py, e))?;
-        }
+        let check = match validate {
+            None => true,
+            Some(v) => v
+                .extract::<bool>()
+                .ok()
+                .filter(|_| v.is_instance_of::<pyo3::types::PyBool>())
+                .ok_or_else(|| {
+                    ArgumentError::new_err(format!(
+                        "validate must be True or False, not {} {}",
+                        type_name(v),
+                        quote_value(v)
+                    ))
+                })?,
+        };
+        let key = variant_key(py, variant.filter(|v| !v.is_none()))?;
+        let text: String = match text.filter(|t| !t.is_none()) {
+            None => {
+                let (v, _) = variant_and_others(&key);
+                v.start.clone().ok_or_else(|| {
+                    PositionError::new_err(format!(
+                        "{} has no start position; give one",
+                        v.display_name()
+                    ))
+                })?
+            }
+            Some(t) => t.extract::<String>().map_err(|_| {
+                PositionError::new_err(format!("position must be a string, not {}", type_name(t)))
+            })?,
+        };
+        let (setup, tables) = read_setup(py, &text, &key)?;
+        let pos = setup.position(check).map_err(|e| engine_error(py, e))?;
         Ok(PyPosition {
             pos,
             tables,
-            first_move: move_number,
+            first_move: setup.move_number,
         })
     }
 
     /// The start position of a variant (default Ito; Rutherford's is provisional).
     #[classmethod]
-    #[pyo3(signature = (*args, **kwargs))]
+    #[pyo3(signature = (variant=None))]
     fn start(
         cls: &Bound<'_, pyo3::types::PyType>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
+        variant: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let py = cls.py();
-        let mut all = vec![py.None().into_bound(py)];
-        all.extend(args.iter());
-        Ok(cls.call(PyTuple::new(py, all)?, kwargs)?.unbind())
+        Ok(cls.call1((py.None(), variant))?.unbind())
     }
 
     /// The tables (faces, kinds, letters; read-only).
@@ -539,8 +916,7 @@ impl PyPosition {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.borrow();
-        let cls = py.import("tsume.position")?.getattr("Position")?;
-        Ok((cls, (me.fen(true), me.variant(py))))
+        Ok((slf.get_type().into_any(), (me.fen(true), me.variant(py))))
     }
 
     /// An exact key of board, hands and side to move (the hash may collide; this cannot).
@@ -833,29 +1209,20 @@ impl PyPosition {
 
     /// Reads a move string and checks it is legal here (MoveError if malformed, IllegalMoveError if illegal).
     fn parse_move(&mut self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u32> {
-        let parse = py.import("tsume.notation")?.getattr("parse_move")?;
-        let raw: u64 = parse.call1((text, self.tables.clone_ref(py)))?.extract()?;
-        let mv = self.move_arg(py, raw)?;
+        let raw = self.tables.get().read_move(py, text)?;
+        let mv = self.move_arg(py, raw as u64)?;
         let mut legal = MoveList::new();
         self.pos.legal_moves(None, &mut legal);
         if legal.contains(mv) {
             return Ok(mv.raw());
         }
-        let quote = py
-            .import("tsume.errors")?
-            .getattr("quote")?
-            .call1((text,))?
-            .extract::<String>()?;
         let why = self.pos.why_illegal(mv);
-        Err(tsume_error(
-            py,
-            "IllegalMoveError",
-            &format!(
-                "move {quote} is not legal for {} in {}: {why}",
-                self.pos.turn().name(),
-                self.fen(true)
-            ),
-        ))
+        Err(IllegalMoveError::new_err(format!(
+            "move {} is not legal for {} in {}: {why}",
+            quote_value(text),
+            self.pos.turn().name(),
+            self.fen(true)
+        )))
     }
 
     /// Reads a move string, checks it is legal, makes it and returns the move int.
@@ -929,8 +1296,24 @@ impl PyPosition {
 /// The module `tsume._engine`.
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
     m.add_class::<PyTables>()?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<PySetup>()?;
+    m.add_function(wrap_pyfunction!(use_variants, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_for, m)?)?;
+    for (name, class) in [
+        ("TsumeError", py.get_type::<TsumeError>()),
+        ("VariantError", py.get_type::<VariantError>()),
+        ("PositionError", py.get_type::<PositionError>()),
+        ("MoveError", py.get_type::<MoveError>()),
+        ("IllegalMoveError", py.get_type::<IllegalMoveError>()),
+        ("ArgumentError", py.get_type::<ArgumentError>()),
+        ("SearchLimit", py.get_type::<SearchLimit>()),
+        ("OverBudget", py.get_type::<OverBudget>()),
+    ] {
+        m.add(name, class)?;
+    }
     m.add_class::<search::PySearch>()?;
     // A panic (a bug) reaches Python as this BaseException: the CLI reports it as an internal error.
     m.add(

@@ -421,6 +421,12 @@ impl Tables {
         v as usize * self.n1 + s as usize
     }
 
+    /// The kind whose letter this is, either case (`P` and `p` are the Pawn).
+    pub fn kind_index(&self, letter: char) -> Option<usize> {
+        let up = letter.to_ascii_uppercase();
+        self.kind_letter.iter().position(|&l| l == up)
+    }
+
     /// The leap targets of value `v` on `s`, in the order of the face's leaps.
     #[inline(always)]
     pub fn leap_targets(&self, v: u8, s: Square) -> &[u8] {

@@ -5,7 +5,7 @@ A position being set up is often not yet legal (two kings while one is
 moved, a piece too many): it is still drawn, with the engine's own one-line
 message and the squares it concerns marked, so the composer sees at once
 what to fix.  It is read as the position string reader reads it (form only,
-:func:`tsume.notation.parse_position`); the engine holds it without
+:class:`tsume._engine.Setup`); the engine holds it without
 validation, and a second king of a side -- which the engine cannot hold at
 all -- is drawn onto the diagram by the same renderer's
 :func:`tsume.svg.piece`.  Warnings name what the engine accepts but a
@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import TsumeError
-from ..notation import ParsedPosition, format_board, format_hands, join_board, parse_position
+from .._engine import Setup
+from ..notation import join_board
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..problem import DefenderHand, Problem
 from ..render import describe
@@ -60,12 +61,12 @@ def _targets(variant: Variant, letter: str, colour: int, square: int, n: int) ->
     return False
 
 
-def _token(parsed: ParsedPosition, value: int) -> str:
+def _token(parsed: Setup, value: int) -> str:
     letter = parsed.tables.face_letters[value >> 1]
     return letter if value & 1 == BLACK else letter.lower()
 
 
-def dead_pieces(parsed: ParsedPosition, variant: Variant) -> list[tuple[int, str]]:
+def dead_pieces(parsed: Setup, variant: Variant) -> list[tuple[int, str]]:
     """``(square, words)`` for each piece that can never move from where it
     stands (a Black Pawn on square 1): legal, but no composer wants one."""
     out = []
@@ -88,7 +89,7 @@ def _hand_counts(hands: Sequence[Sequence[int]], letters: Sequence[str]) -> dict
             for name, c in (("black", BLACK), ("white", WHITE))}
 
 
-def _kings(parsed: ParsedPosition) -> dict[int, list[int]]:
+def _kings(parsed: Setup) -> dict[int, list[int]]:
     """The squares of each side's kings."""
     t = parsed.tables
     kings: dict[int, list[int]] = {BLACK: [], WHITE: []}
@@ -98,7 +99,7 @@ def _kings(parsed: ParsedPosition) -> dict[int, list[int]]:
     return kings
 
 
-def _error_squares(parsed: ParsedPosition) -> list[int]:
+def _error_squares(parsed: Setup) -> list[int]:
     """The squares the engine's objection is about, for marking: a side's
     kings when it has two, every piece of a kind the set has too few of, the
     king of the side not to move (in check)."""
@@ -118,9 +119,9 @@ def _error_squares(parsed: ParsedPosition) -> list[int]:
     return kings[parsed.turn ^ 1][:1]
 
 
-def _text(parsed: ParsedPosition, board: list[int]) -> str:
+def _text(parsed: Setup, board: list[int]) -> str:
     side = "b" if parsed.turn == BLACK else "w"
-    return f"{format_board(board, parsed.tables)} {side} {format_hands(parsed.hands, parsed.tables)} {parsed.move_number}"
+    return f"{parsed.tables.board_string(board)} {side} {parsed.tables.hands_string(parsed.hands)} {parsed.move_number}"
 
 
 def _with_pieces(svg: str, pos: Position, pieces: list[tuple[int, int]], kanji: bool) -> str:
@@ -144,7 +145,7 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
     (the API answers 422); a position that reads but would be rejected comes
     back with ``valid`` false, its ``error`` line and a diagram."""
     variant = get_variant(variant_spec)
-    parsed = parse_position(text, variant)
+    parsed = Setup(text, variant)
     t = parsed.tables
     # A side's kings past its first: the engine holds the rest, the drawing adds them.
     extra = [(s, parsed.board[s]) for squares in _kings(parsed).values() for s in squares[1:]]
@@ -194,8 +195,8 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
         out.update(position=out["input"], squares=len(parsed.board) - 1,
                    side_to_move=COLOUR_NAMES[parsed.turn].lower(),
                    board=[_token(parsed, v) if v else None for v in parsed.board[1:]],
-                   hands={"black": format_hands([parsed.hands[BLACK], [0] * t.nkinds], t),
-                          "white": format_hands([[0] * t.nkinds, parsed.hands[WHITE]], t)},
+                   hands={"black": t.hands_string([parsed.hands[BLACK], [0] * t.nkinds]),
+                          "white": t.hands_string([[0] * t.nkinds, parsed.hands[WHITE]])},
                    legal_moves=[], checks=[])
         caption = f"Not legal: {out['error']}"
     out["hand_counts"] = _hand_counts([pos.hand_counts(BLACK), pos.hand_counts(WHITE)], t.kind_letters)
