@@ -35,7 +35,7 @@ from tsume.generate import random_tsume  # noqa: E402
 from tsume.limits import Limits  # noqa: E402
 from tsume.reference import reference_solve  # noqa: E402
 from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout  # noqa: E402
-from tsume.sat.engine import move_int  # noqa: E402
+from tsume.sat.engine import engine_move  # noqa: E402
 from tsume.solve import solve  # noqa: E402
 
 GENERATORS = {
@@ -65,7 +65,7 @@ def main() -> None:
         t = time.process_time()
         eng = SatEngine(pos, limits=Limits(time=args.sat_limit, memory=DEFAULT_MEMORY_MB))
         try:
-            firsts = {pos.move_str(move_int(m)): v for m, v in eng.first_move_lengths(args.bound).items()}
+            firsts = {str(engine_move(pos, m)): v for m, v in eng.first_move_lengths(args.bound).items()}
         except SatTimeout:
             skipped += 1
             eng.close()
@@ -88,7 +88,7 @@ def main() -> None:
             print(f"DISAGREE sat/dfpn seed {seed} {pos.fen()!r}: {firsts} {dfpn_first}")
         if args.cross:
             _line, ref = reference_solve(pos, args.bound, useless_interpositions=False)
-            if {pos.move_str(m): v for m, v in ref.items()} != firsts:
+            if {str(m): v for m, v in ref.items()} != firsts:
                 differ += 1
                 print(f"DISAGREE sat/reference seed {seed} {pos.fen()!r}")
         rows.append((sat_len, sat_cpu, dfpn_cpu, sizes))

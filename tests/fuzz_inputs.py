@@ -127,7 +127,7 @@ class Generator:
                                 mutate(self.rng, self.rng.choice(DEFENDER_HANDS)), 5, ["P"]])
 
     def move(self, pos: Position | None) -> Any:
-        moves = [pos.move_str(m) for m in pos.legal_moves()] if pos is not None else []
+        moves = [str(m) for m in pos.legal_moves()] if pos is not None else []
         text = self.rng.choice(moves) if moves else self.rng.choice(["19-18", "P*5", "+L*18", "1-2"])
         if self.rng.random() < 0.8:
             text = mutate(self.rng, text)

@@ -140,7 +140,7 @@ def _bounded_divide(pos: Position, depth: int, leaves: int) -> dict[str, int] | 
         pos.pop()
         if n is None:
             return None
-        out[pos.move_str(m)] = n
+        out[str(m)] = n
         total += n
         if total > leaves:
             return None

@@ -24,7 +24,7 @@ def board(pieces: dict[int, str], n: int) -> str:
 
 
 def moves(p: Position, **kw) -> set[str]:
-    return {p.move_str(m) for m in p.legal_moves(**kw)}
+    return {str(m) for m in p.legal_moves(**kw)}
 
 
 def moves_from(p: Position, sq: int, **kw) -> set[str]:

@@ -70,7 +70,7 @@ def naive(text: str, spec: str) -> dict:
 
 
 def engine_strs(p: Position, moves) -> list:
-    return [p.move_str(m) for m in moves]
+    return [str(m) for m in moves]
 
 
 def same_position(a, b, spec: str) -> bool:
@@ -316,7 +316,7 @@ def test_checks(arg):
             return "checks(): " + problem
         wrong = []
         for m in p.legal_moves(repetition=False):
-            s = p.move_str(m)
+            s = str(m)
             if s in legal and p.gives_check(m) != legal[s]:
                 wrong.append(s)
         return f"gives_check() wrong for {wrong}" if wrong else None
@@ -363,8 +363,8 @@ def test_parse_move_accepts_exactly_legal(spec):
                 return f"parse_move({s!r}) raised {e!r}"
             if ok != (s in facts["legal"]):
                 return f"{s} accepted={ok} but naive verdict is {facts['verdicts'][s][0]!r}"
-            if ok and p.move_str(m) != s:
-                return f"parse_move({s!r}) gives back {p.move_str(m)!r}"
+            if ok and str(m) != s:
+                return f"parse_move({s!r}) gives back {str(m)!r}"
         return None
 
     run_chunk(spec, 0, check, PARSE_MOVE_COUNT)
@@ -383,7 +383,7 @@ def test_push_pop(arg):
         pos = nr.parse(text, spec)
         fen0, hash0 = p.fen(), p.hash
         for i, m in enumerate(p.legal_moves(repetition=False)):
-            s = p.move_str(m)
+            s = str(m)
             p.push(m)
             child = p.fen(move_number=False)
             child_hash = p.hash
@@ -445,7 +445,7 @@ def test_rutherford_long_boards():
         if not problem:
             pos = nr.parse(text, spec)
             for m in p.legal_moves(repetition=False):
-                s = p.move_str(m)
+                s = str(m)
                 p.push(m)
                 child = p.fen(move_number=False)
                 p.pop()
@@ -479,7 +479,7 @@ def test_perft2(spec):
         # find the child where they differ
         detail = ""
         for m in p.legal_moves(repetition=False):
-            s = p.move_str(m)
+            s = str(m)
             p.push(m)
             child = p.fen()
             eng = set(engine_strs(p, p.legal_moves(repetition=False)))

@@ -279,7 +279,7 @@ BAD_MOVE_NUMBERS = [
 def test_move_numbers(text, needle):
     p = Position("k29K b P 1")
     if needle is None:
-        assert p.move_str(p.parse_move(text)) == "31-30"
+        assert str(p.parse_move(text)) == "31-30"
         return
     with pytest.raises(MoveError) as info:
         p.parse_move(text)

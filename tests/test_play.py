@@ -23,7 +23,7 @@ def _problem(collection: str, pid: str):
 def _reference_checks(pos: Position, value: int) -> dict[str, int | None]:
     """Every check's shortest mate within ``value`` by the reference solver (None: none)."""
     _line, firsts = reference_solve(pos, value)
-    return {pos.move_str(m): v for m, v in firsts.items()}
+    return {str(m): v for m, v in firsts.items()}
 
 
 # Small enough for the reference solver at every node.
@@ -43,7 +43,7 @@ def test_every_verdict_agrees_with_the_reference_solver(collection, pid):
         ref = _reference_checks(pos, value)
         assert {c["move"] for c in node["checks"]} == set(ref), f"{pid} node {i}: every legal check is judged"
         assert min(v for v in ref.values() if v is not None) == value, f"{pid} node {i}: its value"
-        assert set(node["legal"]) == {pos.move_str(m) for m in pos.legal_moves()}
+        assert set(node["legal"]) == {str(m) for m in pos.legal_moves()}
         for check in node["checks"]:
             where = f"{pid} node {i} {check['move']}"
             if check["verdict"] in (RIGHT, FINAL_MATE):

@@ -128,7 +128,7 @@ def test_random_walks_cover_drops_and_captures():
                 if not ms:
                     break
                 m = rng.choice(ms)
-                s = p.move_str(m)
+                s = str(m)
                 if "*" in s:
                     drops += 1
                 elif p.piece_at(int(s.split("-")[1])) is not None:
@@ -163,10 +163,10 @@ def test_fen_round_trip():
 
 def test_piece_at_and_counts():
     p = Position("k2+P26K w Pt 7")
-    assert p.piece_at(1) == "k"
-    assert p.piece_at(4) == "+P"
+    assert str(p.piece_at(1)) == "k"
+    assert str(p.piece_at(4)) == "+P"
     assert p.piece_at(5) is None
-    assert p.piece_at(31) == "K"
+    assert str(p.piece_at(31)) == "K"
     assert p.fen() == "k2+P26K w Pt 7"
 
 
@@ -196,7 +196,7 @@ def test_variant_spec_strings():
 
 def test_key_bytes_is_the_exact_key_in_bytes():
     p = Position("2k1p2+f3h4c2G5PT2K1 b TCHfg 1", "ito")
-    expected = bytes(p.board_list()) + bytes(p.hand_counts(0)) + bytes(p.hand_counts(1)) + bytes((p.turn,))
+    expected = bytes(p.key()[0]) + bytes(p.hand_counts(0)) + bytes(p.hand_counts(1)) + bytes((p.turn,))
     assert p.key_bytes() == expected
     keys = {p.key_bytes()}
     for m in p.legal_moves():
@@ -210,18 +210,18 @@ def test_key_bytes_is_the_exact_key_in_bytes():
 def test_copies_with_changes_equal_the_positions_read_from_their_strings():
     p = Position("k3fg1hc2tp5PT2CH1GF3K b - 7", "ito")
     p.push(p.legal_moves()[0])
-    board = p.board_list()
+    board = p.board()
     # Swap the kings' squares and give each side a pawn; White to move.
-    q = p.with_changes([(1, board[31]), (31, board[1])], [[0, 1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0]], 1)
+    q = p.with_changes([(1, board[30]), (31, board[0])], [[0, 1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0]], 1)
     assert q.ply == 0 and q.move_number == p.move_number
     again = Position(q.fen(), "ito", validate=False)
     assert (again.key(), again.hash, again.hand_hash) == (q.key(), q.hash, q.hand_hash)
     assert (q.king_square(0), q.king_square(1)) == (1, 31)
     h = p.with_hands([[0, 0, 1, 0, 0, 0, 0], [0] * 7])
-    assert h.hand_counts(0) == [0, 0, 1, 0, 0, 0, 0] and h.board_list() == board
+    assert h.hand_counts(0) == [0, 0, 1, 0, 0, 0, 0] and h.board() == board
     assert Position(h.fen(), "ito", validate=False).hash == h.hash
     with pytest.raises(PositionError):
-        p.with_changes([(40, 2)], [[0] * 7, [0] * 7], 0)
+        p.with_changes([(40, p.t.piece("K"))], [[0] * 7, [0] * 7], 0)
     with pytest.raises(PositionError):
         p.with_hands([[0] * 6, [0] * 7])
     for count in (-1, 300):
@@ -229,15 +229,17 @@ def test_copies_with_changes_equal_the_positions_read_from_their_strings():
             p.with_hands([[count] + [0] * 6, [0] * 7])
 
 
-def test_move_ints_of_another_board_are_refused_not_crashed_on():
-    from tsume import IllegalMoveError
+def test_moves_of_another_board_are_refused_not_crashed_on():
+    from tsume import ArgumentError, IllegalMoveError, Move
 
     p = Position.start()
-    for bad in (0, 40 << 7 | 5, 5 << 7 | 60 << 14, 1 << 30):
-        for call in (p.push, p.child_hash, p.move_str, p.move_readable, p.gives_check):
+    for bad in (Move(40, 5), Move(5, 60), Move(None, 5, drop="Z"), Move(None, 64, drop="P")):
+        for call in (p.push, p.child_hash, p.move_readable, p.gives_check):
             with pytest.raises(IllegalMoveError):
                 call(bad)
-        with pytest.raises(IllegalMoveError):
-            p.child_keys([bad])
         assert p.is_legal(bad) is False
+    for not_a_move in (0, 40 << 7 | 5, "19-18", None):
+        for call in (p.push, p.child_hash, p.move_readable, p.gives_check, p.is_legal):
+            with pytest.raises(ArgumentError):
+                call(not_a_move)
     assert p.fen() == Position.start().fen()

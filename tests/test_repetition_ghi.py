@@ -87,12 +87,12 @@ def test_solve_gives_the_reference_main_line(text, defender):
     q = pos.copy()
     moves = []
     for m in line.moves:
-        moves.append(q.move_str(m))
+        moves.append(str(m))
         q.push(m)
     assert result.mainline == moves
     # Every first move mating within the problem's length, with its length.
     mine = {f["move"]: f["length"] for f in result.first_moves if f["status"] == "mate" and f["length"] <= result.length}
-    assert mine == {pos.move_str(m): n for m, n in firsts.items() if n is not None}
+    assert mine == {str(m): n for m, n in firsts.items() if n is not None}
 
 
 def test_the_defender_returns_to_the_line_and_the_alternative_fails():

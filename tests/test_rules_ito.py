@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tsume import ITO, IllegalMoveError, MoveError, Position
+from tsume import BLACK, ITO, IllegalMoveError, MoveError, Position
 
 from tests.rule_helpers import board, drops, moves, moves_from, targets
 
@@ -360,7 +360,7 @@ def test_capture_promotes_and_hand_gets_unpromoted_piece():
     p = pos({3: "k", 19: "+t", 20: "P", 30: "K"})
     p.push_str("20-19")
     assert p.key() == key_of({3: "k", 19: "+P", 30: "K"}, "w", "T")
-    assert p.piece_at(19) == "+P"
+    assert str(p.piece_at(19)) == "+P"
     # The Go-Between now moves with its new powers: +1 and -1.
     p.push_str("3-4")
     assert moves_from(p, 19) == targets(19, {18, 20})
@@ -387,14 +387,14 @@ def test_capture_that_flips_into_a_checking_piece_gives_check():
     # (attacked), -1 -> 2 (attacked: 15..3 empty after the king left);
     # p 18 -> 19 does not help.  No drops (empty hand).  So it is mate.
     assert p.is_checkmate()
-    assert p.outcome() == 0  # Black wins
+    assert p.outcome().winner == BLACK  # Black wins
 
 
 def test_king_never_flips():
     # Black K 20 takes White p 19: still a plain king; Black gets a pawn.
     p = pos({3: "k", 19: "p", 20: "K"})
     p.push_str("20-19")
-    assert p.piece_at(19) == "K"
+    assert str(p.piece_at(19)) == "K"
     assert p.key() == key_of({3: "k", 19: "K"}, "w", "P")
 
 
@@ -442,7 +442,7 @@ def test_drop_mate_is_legal_by_default():
     assert p.is_check()
     assert p.is_checkmate()
     assert p.legal_moves() == []
-    assert p.outcome() == 0  # BLACK
+    assert p.outcome().winner == BLACK  # BLACK
 
 
 def test_drop_mate_illegal_with_switch():
@@ -490,7 +490,7 @@ def test_side_to_move_without_legal_move_loses():
     assert p.legal_moves() == []
     assert p.is_stalemate()
     assert not p.is_checkmate()
-    assert p.outcome() == 0  # Black wins
+    assert p.outcome().winner == BLACK  # Black wins
 
 
 # Stalemate: White k 1 alone, Black G 7 covers 3, Black T 6 (attacks 4 and 7),
@@ -514,7 +514,7 @@ def test_stalemating_move_is_legal_with_switch_and_stalemated_side_loses():
     assert not p.is_check()
     assert p.legal_moves() == []
     assert p.is_stalemate()
-    assert p.outcome() == 0  # Black, who stalemated White, wins
+    assert p.outcome().winner == BLACK  # Black, who stalemated White, wins
 
 
 def test_no_stalemate_when_opponent_can_drop():
@@ -558,7 +558,7 @@ def test_third_occurrence_is_illegal():
     assert {"2-3", "2-4"} <= moves(p)  # the other king moves stay
     with pytest.raises(IllegalMoveError):
         p.parse_move("2-1")
-    m = [x for x in p.legal_moves(repetition=False) if p.move_str(x) == "2-1"][0]
+    m = [x for x in p.legal_moves(repetition=False) if str(x) == "2-1"][0]
     p.push(m)
     assert p.repetitions() == 3
 

@@ -305,14 +305,14 @@ def key_of(pieces, n, side, hands):
 def test_cannon_capture_demotes_to_bishop():
     p = pos({2: "k", 5: "K", 20: "+B", 22: "P", 28: "s"}, n=30)
     p.push_str("20-28")
-    assert p.piece_at(28) == "B"
+    assert str(p.piece_at(28)) == "B"
     assert p.key() == key_of({2: "k", 5: "K", 22: "P", 28: "B"}, 30, "w", "S")
 
 
 def test_lance_capture_promotes_and_captured_phoenix_goes_to_hand_as_knight():
     p = pos({2: "k", 17: "+n", 25: "L", 30: "K"}, n=30)
     p.push_str("25-17")
-    assert p.piece_at(17) == "+L"
+    assert str(p.piece_at(17)) == "+L"
     assert p.key() == key_of({2: "k", 17: "+L", 30: "K"}, 30, "w", "N")
 
 
@@ -320,14 +320,14 @@ def test_white_capture_flips():
     # White s 10 takes Black +P 12 (leap +2): s -> Gold, White hand gets a pawn.
     p = pos({2: "k", 10: "s", 12: "+P", 18: "K"}, side="w")
     p.push_str("10-12")
-    assert p.piece_at(12) == "+s"
+    assert str(p.piece_at(12)) == "+s"
     assert p.key() == key_of({2: "k", 12: "+s", 18: "K"}, 20, "b", "p")
 
 
 def test_king_never_flips():
     p = pos({2: "k", 9: "p", 10: "K"})
     p.push_str("10-9")
-    assert p.piece_at(9) == "K"
+    assert str(p.piece_at(9)) == "K"
 
 
 # --- 6. drops -----------------------------------------------------------------------------
@@ -359,7 +359,7 @@ def test_promoted_drop_string_and_piece():
     # +L*8: a Reverse Chariot on 8 reaches 7..4 and 9..11 -- no check on k 3.
     p = pos({3: "k", 12: "K"}, hands="L")
     p.push_str("+L*8")
-    assert p.piece_at(8) == "+L"
+    assert str(p.piece_at(8)) == "+L"
     assert p.hand_string(BLACK) == "-"
 
 
@@ -386,7 +386,7 @@ def test_board_move_may_mate():
     assert moves_from(p, 5) == targets(5, {3, 7})
     p.push_str("5-3")
     assert p.is_checkmate()
-    assert p.outcome() == BLACK
+    assert p.outcome().winner == BLACK
 
 
 def test_drop_giving_cannon_a_screen_may_not_mate():
@@ -407,7 +407,7 @@ def test_stalemate_is_a_win_for_the_staller():
     assert not p.is_check()
     assert p.legal_moves() == []
     assert p.is_stalemate()
-    assert p.outcome() == BLACK
+    assert p.outcome().winner == BLACK
 
 
 def test_king_on_last_square_has_no_move():
@@ -415,7 +415,7 @@ def test_king_on_last_square_has_no_move():
     p = pos({1: "K", 20: "k"})
     assert moves(p) == set()
     assert p.is_stalemate()
-    assert p.outcome() == WHITE
+    assert p.outcome().winner == WHITE
 
 
 # --- 8. repetition ----------------------------------------------------------------
@@ -462,4 +462,4 @@ def test_white_king_on_last_square_alone_is_stalemated():
     p = pos({1: "K", 20: "k"}, side="w")
     assert p.legal_moves() == []
     assert p.is_stalemate()
-    assert p.outcome() == BLACK
+    assert p.outcome().winner == BLACK

@@ -15,7 +15,7 @@ from tsume.generate import random_tsume
 from tsume.position import Position
 from tsume.reference import reference_solve
 from tsume.sat import SatEngine, SatError, sat_solve
-from tsume.sat.engine import cpos_of, move_int
+from tsume.sat.engine import cpos_of, engine_move
 from tsume.sat.oracle import Oracle
 from tsume.sat.rules import rules_for
 from tsume.solve import solve
@@ -24,12 +24,12 @@ RAW = Options(useless_interpositions=False)
 
 
 def lengths(pos: Position, eng: SatEngine, bound: int) -> dict[str, int | None]:
-    return {pos.move_str(move_int(m)): v for m, v in eng.first_move_lengths(bound).items()}
+    return {str(engine_move(pos, m)): v for m, v in eng.first_move_lengths(bound).items()}
 
 
 def reference_lengths(pos: Position, bound: int) -> dict[str, int | None]:
     _line, firsts = reference_solve(pos, bound, useless_interpositions=False)
-    return {pos.move_str(m): v for m, v in firsts.items()}
+    return {str(m): v for m, v in firsts.items()}
 
 
 @pytest.mark.parametrize("variant", ["ito", "rutherford", "ito:drop_mate=no"])
@@ -76,7 +76,7 @@ def test_queries_on_a_known_problem():
     firsts = lengths(pos, eng, 3)
     assert {m for m, v in firsts.items() if v == 3} == {"C*3"}
     assert not eng.has_two_winning_moves(3)
-    assert [pos.move_str(move_int(m)) for m in eng.main_line(3)][0] == "C*3"
+    assert [str(engine_move(pos, m)) for m in eng.main_line(3)][0] == "C*3"
     eng.close()
 
 

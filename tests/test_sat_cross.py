@@ -29,7 +29,7 @@ from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout
-from tsume.sat.engine import move_int
+from tsume.sat.engine import engine_move
 from tsume.solve import solve
 
 from budgeted_reference import BudgetedReferenceSolver, OverBudget
@@ -76,7 +76,7 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
     line, firsts = reference_module.reference_solve(pos, bound, useless_interpositions=False)
     eng = SatEngine(pos, limits=Limits(time=sat_seconds, memory=DEFAULT_MEMORY_MB))
     try:
-        sat_first = {pos.move_str(move_int(m)): v for m, v in eng.first_move_lengths(bound).items()}
+        sat_first = {str(engine_move(pos, m)): v for m, v in eng.first_move_lengths(bound).items()}
     except SatTimeout:
         raise SatOverBudget from None
     finally:
@@ -85,7 +85,7 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
               node_limit=DFPN_NODE_LIMIT, variations=False, options=RAW)
     where = f"{variant} seed={seed} bound={bound} defender_hand={dh} {pos.fen()!r}"
     problems = []
-    ref_first = {pos.move_str(m): v for m, v in firsts.items()}
+    ref_first = {str(m): v for m, v in firsts.items()}
     dfpn_first = {d["move"]: (d["length"] if d["status"] == "mate" else None) for d in (r.first_moves or [])}
     ref_len = line.length if line else None
     sat_len = min((v for v in sat_first.values() if v is not None), default=None)

@@ -39,13 +39,13 @@ def reference(problem, variant: str, bound: int, defender_hand: str | None = Non
     """The reference answer: ((length, main line, leftover) or None, {first move: length})."""
     pos = tsume_position(problem, variant, defender_hand=defender_hand)
     line, firsts = reference_solve(pos, bound)
-    first = {pos.move_str(m): v for m, v in firsts.items() if v is not None}
+    first = {str(m): v for m, v in firsts.items() if v is not None}
     if line is None:
         return None, first
     q = pos.copy()
     moves = []
     for m in line.moves:
-        moves.append(q.move_str(m))
+        moves.append(str(m))
         q.push(m)
     # the reference's leftover count is the attacker's hand at the end of its line
     assert line.leftover == sum(q.hand_counts(pos.turn))
@@ -77,7 +77,7 @@ def after(problem: str, variant: str, played: list[str], defender_hand: str | No
 
 
 def legal(pos: Position) -> list[str]:
-    return sorted(pos.move_str(m) for m in pos.legal_moves())
+    return sorted(str(m) for m in pos.legal_moves())
 
 
 def mating(r) -> dict[str, int]:
@@ -231,7 +231,7 @@ def test_effective_interposition_is_counted():
     # The capture by the checker is legal but not a check:
     pos = after(EFFECTIVE, "rutherford", ["13-5", "P*3"], defender_hand="P")
     assert "5-3" in legal(pos)
-    assert "5-3" not in {pos.move_str(m) for m in pos.checks()}
+    assert "5-3" not in {str(m) for m in pos.checks()}
     # With the whole rest of the set in hand every kind can be dropped on 3, each
     # one counted (3 plies, the piece taken back by the silver).
     r = check(EFFECTIVE, "rutherford", 3)
@@ -345,9 +345,9 @@ def test_perpetual_check_is_no_mate():
     pos = tsume_position(PERPETUAL, "ito")
     start = pos.key()
     for attacker, defender in (("6-5", "1-2"), ("5-6", "2-1")):
-        assert attacker in {pos.move_str(m) for m in pos.checks()}
+        assert attacker in {str(m) for m in pos.checks()}
         pos.push_str(attacker)
-        assert [pos.move_str(m) for m in pos.evasions()] == [defender]
+        assert [str(m) for m in pos.evasions()] == [defender]
         pos.push_str(defender)
     assert pos.key() == start
     r = solve(PERPETUAL, variant="ito")  # no max_length
@@ -384,7 +384,7 @@ def test_counter_check_answered_by_a_checking_escape():
     pos = after(COUNTER, "rutherford", ["S*3", "1-3"])
     assert pos.is_check()  # the counter-check
     assert legal(pos) == ["4-3"]
-    assert [pos.move_str(m) for m in pos.checks()] == ["4-3"]
+    assert [str(m) for m in pos.checks()] == ["4-3"]
     # a Gold dropped on 3 (+S*3) mates the same way
     assert mating(r) == {"S*3": 3, "+S*3": 3}
 
@@ -484,7 +484,7 @@ def test_defender_hand_none_versus_rest_rutherford():
     r = check(DROPMATE, "rutherford", 7, defender_hand="none")
     assert r.status == "nomate"
     pos = tsume_position(DROPMATE, "rutherford", defender_hand="none")
-    assert sorted(pos.move_str(m) for m in pos.checks()) == ["4-2", "4-3"]
+    assert sorted(str(m) for m in pos.checks()) == ["4-2", "4-3"]
     assert solve(DROPMATE, variant="rutherford", defender_hand="none").status == "nomate"
     # an explicit hand: one pawn is enough to make +B*5 legal (and a mate in 1) again
     r = check(DROPMATE, "rutherford", 5, defender_hand="P")

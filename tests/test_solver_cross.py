@@ -92,7 +92,7 @@ def strings(pos: Position, moves: list[int]) -> tuple[list[str], str]:
     q = pos.copy()
     out = []
     for m in moves:
-        out.append(q.move_str(m))
+        out.append(str(m))
         q.push(m)
     return out, q.hand_string(pos.turn)
 
@@ -113,7 +113,7 @@ def reference_variations(pos: Position, moves: list[int], length: int) -> dict:
             for d in sorted(p.evasions()):
                 if d == m:
                     continue
-                name = p.move_str(d)
+                name = str(d)
                 checker = interposition_square(p, d, ranged)
                 if checker and solver.useless(d, checker, remaining)[0]:
                     out[(ply + 1, name)] = (True, None, None, [])
@@ -130,7 +130,7 @@ def reference_variations(pos: Position, moves: list[int], length: int) -> dict:
     for d in sorted(p.evasions()):
         checker = interposition_square(p, d, ranged)
         assert checker and solver.useless(d, checker, 0)[0], "a counted defence at the mate"
-        out[(len(moves) + 1, p.move_str(d))] = (True, None, None, [])
+        out[(len(moves) + 1, str(d))] = (True, None, None, [])
     return out
 
 
@@ -174,7 +174,7 @@ def compare(variant: str, seed: int, bound: int, generator: dict) -> list[str]:
                     diff = {k: (ref_var.get(k), dfpn_var.get(k)) for k in ref_var.keys() | dfpn_var.keys()
                             if ref_var.get(k) != dfpn_var.get(k)}
                     differ("variations (ref, solve)", diff, "")
-    ref_first = {pos.move_str(m): v for m, v in firsts.items()}
+    ref_first = {str(m): v for m, v in firsts.items()}
     dfpn_first = {d["move"]: (d["length"] if d["status"] == "mate" else None) for d in (r.first_moves or [])}
     if ref_first != dfpn_first:
         differ("first moves", ref_first, dfpn_first)

@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from tsume import ArgumentError, Position, TsumeError
+from tsume import ArgumentError, Move, Position, TsumeError
 from tsume.compose.unmove import unmoves
 from tsume.generate import random_tsume
 
@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - when tests/ itself is on sys.path
 
 def listing(text: str, variant: str = "ito") -> list[tuple[str, str]]:
     """``unmoves`` of a position string as sorted (previous position, move string) pairs."""
-    return sorted((p.fen(), p.move_str(m)) for p, m in unmoves(Position(text, variant)))
+    return sorted((p.fen(), str(m)) for p, m in unmoves(Position(text, variant)))
 
 
 # --- hand-built cases --------------------------------------------------------------
@@ -189,14 +189,12 @@ def _sample(spec: str, seed: int) -> list[Position]:
     return out
 
 
-def _kind(p: Position, m: int) -> str:
-    frm = m & 127
-    to = m >> 7 & 127
-    if not frm:
-        return "promoted drop" if p.t.face_promoted[m >> 14] else "drop"
-    board = p.board_list()
-    king = "king " if p.t.royal[board[frm]] else ""
-    if board[to]:
+def _kind(p: Position, m: Move) -> str:
+    if m.drop is not None:
+        return "promoted drop" if m.drop.startswith("+") else "drop"
+    mover = p.piece_at(m.from_square)
+    king = "king " if mover is not None and mover.royal else ""
+    if p.piece_at(m.to_square) is not None:
         return king + "capture"
     return king + "move"
 
@@ -213,11 +211,11 @@ def _check_sound(q: Position, found: list[tuple[Position, int]], reread: bool) -
             assert (again.key(), again.hash, again.hand_hash, [again.king_square(c) for c in (0, 1)],
                     [again.occupancy(c) for c in (0, 1)]) == (p.key(), p.hash, p.hand_hash,
                     [p.king_square(c) for c in (0, 1)], [p.occupancy(c) for c in (0, 1)])
-        assert m in p.legal_moves(), (q.fen(), p.fen(), p.move_str(m))
+        assert m in p.legal_moves(), (q.fen(), p.fen(), str(m))
         p.push(m)
         after = p.key()
         p.pop()
-        assert after == target, (q.fen(), p.fen(), p.move_str(m))
+        assert after == target, (q.fen(), p.fen(), str(m))
     keys = [(p.key(), m) for p, m in found]
     assert len(set(keys)) == len(keys), "an un-move listed twice"
     assert keys == sorted(keys)
@@ -251,7 +249,7 @@ def test_random_completeness_and_soundness(spec):
             # Board, hands, side to move and move number: the whole position string.
             assert (before.key(), before.move_number, m) in {(p.key(), p.move_number, mm) for p, mm in found}, (
                 before.fen(),
-                pos.move_str(m),
+                str(m),
             )
             _check_sound(q, found, reread=positions % 8 == 0)
     assert positions >= 900

@@ -4,7 +4,7 @@ from types import ModuleType as _ModuleType
 from .errors import ArgumentError, IllegalMoveError, MoveError, PositionError, TsumeError, VariantError
 from .limits import Limits
 from .outcome import Status, Verdict
-from .position import BLACK, WHITE, Position
+from .position import BLACK, WHITE, Colour, Move, Outcome, Piece, Position, SquareSet, Termination
 from .problem import DefenderHand, Problem
 from .variant import ITO, RUTHERFORD, VARIANTS, Variant, get_variant
 from . import solve, verify  # noqa: E402  (after the core: they build on it)

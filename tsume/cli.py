@@ -491,7 +491,7 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
         lines.append(diagram(pos, compact=compact, tsume=tsume is not None and tsume.fen == pos.fen()))
         if tsume is not None and tsume.fen != pos.fen():
             lines.append(_solved_with(tsume))
-        lines.append(f"Legal moves ({len(moves)}): " + " ".join(pos.move_str(m) for m in moves))
+        lines.append(f"Legal moves ({len(moves)}): " + " ".join(str(m) for m in moves))
         text = "\n".join(lines)
     if out is None:
         echo(text)

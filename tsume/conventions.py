@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .position import Position
+from .position import Colour, Move, Position, SquareSet
 from .problem import rest_of_set, tsume_position
 
 __all__ = [
@@ -23,17 +23,17 @@ __all__ = [
 ]
 
 
-def hand_count(pos: Position, colour: int) -> int:
+def hand_count(pos: Position, colour: Colour | int) -> int:
     """How many pieces a colour holds in hand."""
     return sum(pos.hand_counts(colour))
 
 
-def ranged_checkers(pos: Position) -> int:
-    """Mask of the pieces checking the side to move along a ride (not by a leap)."""
+def ranged_checkers(pos: Position) -> SquareSet:
+    """The pieces checking the side to move along a ride (not by a leap)."""
     return pos.ride_checkers()
 
 
-def interposition_square(pos: Position, m: int, ranged: int) -> int:
+def interposition_square(pos: Position, m: Move, ranged: SquareSet) -> int:
     """The checker's square if the defender move ``m`` interposes on its line, else 0.
 
     An interposition is a drop or a non-king board move onto a square strictly
@@ -42,16 +42,10 @@ def interposition_square(pos: Position, m: int, ranged: int) -> int:
     if not ranged:
         return 0
     k = pos.king_square(pos.turn)
-    frm = m & 127
-    if frm == k:
+    if k is None or m.from_square == k:
         return 0
-    to = m >> 7 & 127
-    t = pos.t
-    while ranged:
-        low = ranged & -ranged
-        ranged ^= low
-        c = low.bit_length() - 1
-        if t.between(c, k) >> to & 1:
+    for c in ranged:
+        if m.to_square in pos.t.between(c, k):
             return c
     return 0
 
@@ -61,18 +55,20 @@ def recaptures(pos: Position, checker: int, square: int) -> "Iterator[Position]"
     legal check by which the piece on ``checker`` captures it, the position after
     that capture with the captured piece handed back to the defender."""
     for x in pos.checks():
-        if x & 127 != checker or x >> 7 & 127 != square:
+        if x.from_square != checker or x.to_square != square:
             continue
         pos.push(x)
-        kind = pos.t.hand_kind[pos.last_capture()]
-        back = handed_back(pos, kind)
+        taken = pos.last_capture()
+        assert taken is not None
+        back = handed_back(pos, pos.t.kind_letters.index(taken.kind))
         pos.pop()
         yield back
 
 
 def handed_back(pos: Position, kind: int) -> Position:
-    """A copy with one piece of ``kind`` moved from the hand of the side not to move
-    (the attacker, who just captured it) back to the side to move (the defender)."""
+    """A copy with one piece of kind index ``kind`` moved from the hand of the
+    side not to move (the attacker, who just captured it) back to the side to
+    move (the defender)."""
     defender = pos.turn
     hands = [pos.hand_counts(0), pos.hand_counts(1)]
     hands[defender ^ 1][kind] -= 1

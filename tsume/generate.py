@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from .errors import PositionError
-from .position import Position
-from .tables import BLACK, WHITE, tables_for
+from .position import Colour, Piece, Position
+from .tables import BLACK, WHITE, Tables, tables_for
 from .variant import Variant, get_variant
 
 __all__ = ["random_tsume"]
@@ -39,7 +39,8 @@ def random_tsume(
     while True:
         n = length or v.board_length or rng.randint(max(v.min_length, 11), min(v.max_length, 25))
         t = tables_for(v, n)
-        board = [0] * (n + 1)
+        board: list[Piece | None] = [None] * (n + 1)
+        king = t.kind_letters[t.royal_kind]
         pool = [ki for ki in range(t.nkinds) if ki != t.royal_kind for _ in range(t.kind_count[ki])]
         rng.shuffle(pool)
         defender = attacker ^ 1
@@ -49,7 +50,7 @@ def random_tsume(
             ksq = rng.choice(list(home))
         else:
             ksq = rng.randint(1, n)
-        board[ksq] = t.unpromoted_face[t.royal_kind] << 1 | defender
+        board[ksq] = t.kind_piece(king, defender)
         near = [s for s in range(max(1, ksq - spread), min(n, ksq + spread) + 1) if s != ksq]
 
         def place(colour: int, count: int) -> None:
@@ -60,16 +61,16 @@ def random_tsume(
                 if not free:
                     return
                 ki = pool.pop()
-                face = t.unpromoted_face[ki]
+                symbol = t.kind_letters[ki]
                 if rng.random() < promoted and t.variant.kinds[ki].promoted is not None:
-                    face += 1
-                board[rng.choice(free)] = face << 1 | colour
+                    symbol = "+" + symbol
+                board[rng.choice(free)] = t.piece(symbol if colour == BLACK else symbol.lower())
 
         place(attacker, rng.randint(*attacker_men))
         place(defender, rng.randint(*defender_men))
         if rng.random() < attacker_king:
             free = [s for s in range(1, n + 1) if not board[s]]
-            board[rng.choice(free)] = t.unpromoted_face[t.royal_kind] << 1 | attacker
+            board[rng.choice(free)] = t.kind_piece(king, attacker)
         hand = [0] * t.nkinds
         for _ in range(rng.randint(*attacker_hand)):
             if pool:
@@ -84,7 +85,7 @@ def random_tsume(
         return pos
 
 
-def _format(board: list[int], t, attacker: int, hand: list[int]) -> str:
+def _format(board: list[Piece | None], t: Tables, attacker: Colour, hand: list[int]) -> str:
     hands = [[0] * t.nkinds, [0] * t.nkinds]
     hands[attacker] = hand
-    return f"{t.board_string(board)} {'bw'[attacker]} {t.hands_string(hands)} 1"
+    return f"{t.board_string(board[1:])} {'bw'[attacker]} {t.hands_string(hands)} 1"

@@ -32,4 +32,4 @@ def perft(pos: object, depth: object) -> int:
 def divide(pos: object, depth: object) -> dict[str, int]:
     """Perft split by first move: ``{move string: count}`` (empty at depth 0)."""
     p, d = _checked(pos, depth)
-    return {p.move_str(m): n for m, n in p.divide(d)}
+    return {str(m): n for m, n in p.divide(d)}

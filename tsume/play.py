@@ -50,12 +50,12 @@ from .collection import Record
 from .conventions import interposition_square, ranged_checkers
 from .limits import Limits, limits_from
 from .outcome import Status
-from .position import Position
+from .position import Move, Position
 from .problem import DefenderHand, Problem, problem_from
-from .render import sorted_moves
 from .solve import solve
 from .svg import board
 from .variant import Variant, get_variant
+from .render import canonical_order, sorted_moves
 
 __all__ = ["play_tree", "frames", "frame_keys", "RIGHT", "FINAL_MATE", "ESCAPES", "UNSETTLED", "MAX_TREE_NODES"]
 
@@ -129,13 +129,13 @@ class _Builder:
         """Add the node of ``pos`` (attacker to move, mated within ``value``)."""
         index = len(self.nodes)
         node: dict[str, Any] = {"position": pos.fen(), "remaining": value, "last": last, "hint": None,
-                                "legal": [pos.move_str(m) for m in sorted_moves(pos)], "checks": []}
+                                "legal": [str(m) for m in sorted_moves(pos)], "checks": []}
         self.nodes.append(node)
         result = self.solve(pos, max_length=value, all_first_moves=True)
         if result is None or result.status != Status.MATE or result.first_moves is None:
             self.complete = False
-            node["checks"] = [{"move": pos.move_str(m), "readable": pos.move_readable(m), "verdict": UNSETTLED}
-                              for m in sorted(pos.checks())]
+            node["checks"] = [{"move": str(m), "readable": pos.move_readable(m), "verdict": UNSETTLED}
+                              for m in sorted(pos.checks(), key=canonical_order(pos))]
             return index
         value = node["remaining"] = result.length
         node["hint"] = result.mainline[0]
@@ -191,13 +191,14 @@ class _Builder:
         self.complete = False
         return None
 
-    def _refute(self, pos: Position, m: int, value: int, entry: dict[str, Any]) -> None:
+    def _refute(self, pos: Position, m: Move, value: int, entry: dict[str, Any]) -> None:
         """A defence after the check ``m`` that escapes: no mate within the
         plies left (``value - 2`` after it).  Non-interpositions first."""
         pos.push(m)
         try:
             ranged = ranged_checkers(pos)
-            defences = sorted(pos.legal_moves(), key=lambda d: (interposition_square(pos, d, ranged) != 0, d))
+            order = canonical_order(pos)
+            defences = sorted(pos.legal_moves(), key=lambda d: (interposition_square(pos, d, ranged) != 0, order(d)))
             for d in defences:
                 if value - 2 >= 1:
                     pos.push(d)
@@ -209,7 +210,7 @@ class _Builder:
                         break
                     if result.status != Status.NOMATE:
                         continue
-                entry["reply"], entry["reply_readable"] = pos.move_str(d), pos.move_readable(d)
+                entry["reply"], entry["reply_readable"] = str(d), pos.move_readable(d)
                 entry["within"] = max(value - 2, 0)
                 pos.push(d)
                 try:

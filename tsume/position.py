@@ -1,10 +1,13 @@
 """The position: board, hands, side to move; make/unmake; attacks; legal moves.
 
 :class:`Position` is the Rust engine's position (``tsume._engine``).  It is
-mutable and cheap to copy.  Moves are ints (``from | to << 7 | face << 14``,
-see :mod:`tsume.notation`); :meth:`Position.push` and :meth:`Position.pop`
-make and unmake them and keep a Zobrist hash of board, hands and side to move
-(:attr:`Position.hash`) and the hands' part of it (:attr:`Position.hand_hash`).
+mutable and cheap to copy.  What crosses from the engine are values, as in
+python-chess: a :class:`Move` (``str(move)`` is its move string, ``19-18``,
+``P*18``), a :class:`Piece` (letter, name, colour), a :class:`Colour`
+(:data:`BLACK`, :data:`WHITE`), a :class:`SquareSet`, an :class:`Outcome`.
+:meth:`Position.push` and :meth:`Position.pop` make and unmake moves and keep
+a Zobrist hash of board, hands and side to move (:attr:`Position.hash`) and
+the hands' part of it (:attr:`Position.hand_hash`).
 
 Generators, all returning lists of legal moves:
 
@@ -31,20 +34,12 @@ column at fault).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
-from ._engine import Position
+from ._engine import Colour, Move, Outcome, Piece, Position, Setup, SquareSet, Termination
 from .tables import BLACK, WHITE
 
-__all__ = ["Position", "BLACK", "WHITE", "COLOUR_NAMES", "iter_squares"]
+__all__ = ["Position", "Setup", "Move", "Piece", "Colour", "SquareSet", "Outcome", "Termination", "BLACK", "WHITE",
+           "COLOUR_NAMES"]
 
 COLOUR_NAMES: Final = ("Black", "White")
-
-
-def iter_squares(mask: int) -> Iterator[int]:
-    """The squares of a mask (bit ``s`` for square ``s``), lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

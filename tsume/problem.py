@@ -94,11 +94,10 @@ def rest_of_set(pos: Position) -> list[int]:
     """Per kind, the pieces of the set neither on the board nor in the side to move's hand."""
     t = pos.t
     counts = [t.kind_count[ki] if ki != t.royal_kind else 0 for ki in range(t.nkinds)]
-    royal = t.royal
-    face_kind = t.face_kind
-    for v in pos.board_list():
-        if v and not royal[v]:
-            counts[face_kind[v >> 1]] -= 1
+    kinds = t.kind_letters
+    for piece in pos.board():
+        if piece is not None and not piece.royal:
+            counts[kinds.index(piece.kind)] -= 1
     hand = pos.hand_counts(pos.turn)
     for ki in range(t.nkinds):
         counts[ki] -= hand[ki]
@@ -165,7 +164,7 @@ class Problem:
         else:
             pos = Position(position, get_variant("ito" if variant is None else variant))
         defender_colour = pos.turn ^ 1
-        if not pos.king_square(defender_colour):
+        if pos.king_square(defender_colour) is None:
             raise PositionError(f"the defender ({COLOUR_NAMES[defender_colour]}) has no king on the board")
         if rule is None:
             rule = DefenderHand.held(pos) if any(pos.hand_counts(defender_colour)) else REST

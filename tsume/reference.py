@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .conventions import hand_count, interposition_square, ranged_checkers, recaptures
-from .position import Position
+from .position import Move, Position
+from .render import canonical_order
 
 __all__ = ["ReferenceSolver", "RefLine", "reference_solve"]
 
@@ -169,7 +170,7 @@ class ReferenceSolver:
                 pos.pop()
         return best, dependent
 
-    def useless(self, d: int, checker: int, b: int) -> tuple[bool, bool]:
+    def useless(self, d: Move, checker: int, b: int) -> tuple[bool, bool]:
         """Is the interposition ``d`` useless (see module doc)?  ``b``, the defender's
         bound here, only limits the search for the other defences' value R."""
         pos = self.pos
@@ -181,7 +182,7 @@ class ReferenceSolver:
             r, dependent = self.best_other(b)
             if r is None:
                 return False, dependent
-            to = d >> 7 & 127
+            to = d.to_square
             pos.push(d)
             try:
                 captured = False
@@ -221,7 +222,7 @@ class ReferenceSolver:
         key = pos.key()
         self.path.add(key)
         best: RefLine | None = None
-        for m in sorted(pos.checks()):
+        for m in sorted(pos.checks(), key=canonical_order(pos)):
             pos.push(m)
             if self.defended(b - 1)[0]:
                 line = self.defender_line(b - 1)
@@ -240,7 +241,7 @@ class ReferenceSolver:
         ranged = ranged_checkers(pos) if self.useless_interpositions else 0
         self.path.add(key)
         best: RefLine | None = None
-        for d in sorted(moves):
+        for d in sorted(moves, key=canonical_order(pos)):
             checker = interposition_square(pos, d, ranged)
             if checker and self.useless(d, checker, b)[0]:
                 continue
@@ -269,7 +270,7 @@ def reference_solve(
     firsts: dict[int, int | None] = {}
     root = solver.pos
     root_key = root.key()
-    for m in sorted(root.checks()):
+    for m in sorted(root.checks(), key=canonical_order(root)):
         root.push(m)
         solver.path.add(root_key)
         firsts[m] = next((1 + v for v in range(0, max_length, 2) if solver.defended(v)[0]), None)

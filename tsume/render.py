@@ -3,13 +3,13 @@ JSON-ready descriptions."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .conventions import rest_of_set
-from .position import BLACK, COLOUR_NAMES, WHITE, Position
+from .position import BLACK, COLOUR_NAMES, WHITE, Move, Position
 
-__all__ = ["diagram", "hand_text", "describe", "sorted_moves", "counted", "plies", "mated", "numbered", "wrap_words",
+__all__ = ["diagram", "hand_text", "describe", "sorted_moves", "move_order", "canonical_order", "counted", "plies", "mated", "numbered", "wrap_words",
            "useless_by_check", "LINE_WIDTH"]
 
 #: The width move lists are wrapped to: readable in any terminal, and in an
@@ -74,16 +74,16 @@ def hand_text(pos: Position, colour: int) -> str:
     """A colour's hand in words, e.g. ``2 Pawn, Goose`` (``-`` if empty)."""
     t = pos.t
     parts = []
-    for ki, cnt in enumerate(pos.hand_counts(colour)):
+    for letter, cnt in zip(t.kind_letters, pos.hand_counts(colour)):
         if cnt:
-            name = t.face_names[t.unpromoted_face[ki]]
+            name = t.kind_piece(letter, colour).name
             parts.append(f"{cnt} {name}" if cnt > 1 else name)
     return ", ".join(parts) or "-"
 
 
 def _cell(pos: Position, s: int) -> str:
     p = pos.piece_at(s)
-    return p if p else "."
+    return p.symbol() if p else "."
 
 
 def _hand_line(pos: Position, colour: int, tsume: bool) -> str:
@@ -121,15 +121,11 @@ def diagram(pos: Position, compact: bool = False, tsume: bool = False) -> str:
         lines.append("".join(_cell(pos, s).rjust(width) for s in range(1, t.n + 1)))
     else:
         width = len(str(t.n))
-        board = pos.board_list()
-        for s in range(1, t.n + 1):
-            v = board[s]
-            if not v:
+        for s, piece in enumerate(pos.board(), 1):
+            if piece is None:
                 lines.append(f"  {str(s).rjust(width)}  .")
                 continue
-            colour = COLOUR_NAMES[v & 1]
-            name = t.face_names[v >> 1]
-            lines.append(f"  {str(s).rjust(width)}  {_cell(pos, s):<3}{colour} {name}")
+            lines.append(f"  {str(s).rjust(width)}  {piece.symbol():<3}{COLOUR_NAMES[piece.colour]} {piece.name}")
     lines.append(_hand_line(pos, BLACK, tsume))
     to_move = COLOUR_NAMES[pos.turn]
     status = ", in check" if pos.is_check() else ""
@@ -138,9 +134,35 @@ def diagram(pos: Position, compact: bool = False, tsume: bool = False) -> str:
     return "\n".join(lines)
 
 
-def sorted_moves(pos: Position) -> list[int]:
-    """The legal moves in display order: board moves by from- then to-square, then drops."""
-    return sorted(pos.legal_moves(), key=lambda m: (m & 127 == 0, m & 127, m >> 7))
+def move_order(pos: Position) -> Callable[[Move], tuple[int, int, int]]:
+    """The sort key of display order in ``pos``'s game: board moves by from-
+    then to-square, then drops by piece (the variant's order) then square."""
+    faces = {letter: i for i, letter in enumerate(pos.t.faces)}
+
+    def key(m: Move) -> tuple[int, int, int]:
+        if m.drop is None:
+            return 0, m.from_square or 0, m.to_square
+        return 1, faces.get(m.drop, len(faces)), m.to_square
+
+    return key
+
+
+def canonical_order(pos: Position) -> Callable[[Move], tuple[int, int, int]]:
+    """The sort key of the order the solvers try and list moves in, in
+    ``pos``'s game: board moves first, by to- then from-square, then drops
+    by piece (the variant's order), then square.  Reports follow it, so that
+    the same problem always reads the same."""
+    faces = {letter: i for i, letter in enumerate(pos.t.faces, 1)}
+
+    def key(m: Move) -> tuple[int, int, int]:
+        return (0 if m.drop is None else faces.get(m.drop, len(faces) + 1)), m.to_square, m.from_square or 0
+
+    return key
+
+
+def sorted_moves(pos: Position) -> list[Move]:
+    """The legal moves in display order (:func:`move_order`)."""
+    return sorted(pos.legal_moves(), key=move_order(pos))
 
 
 def describe(pos: Position) -> dict:
@@ -155,9 +177,9 @@ def describe(pos: Position) -> dict:
         "side_to_move": COLOUR_NAMES[pos.turn].lower(),
         "move_number": pos.move_number,
         "hands": {"black": pos.hand_string(BLACK), "white": pos.hand_string(WHITE).lower()},
-        "board": [pos.piece_at(s) for s in range(1, pos.n + 1)],
+        "board": [None if p is None else p.symbol() for p in pos.board()],
         "in_check": in_check,
         "checkmate": in_check and not moves,
         "stalemate": not in_check and not moves,
-        "legal_moves": [pos.move_str(m) for m in moves],
+        "legal_moves": [str(m) for m in moves],
     }

@@ -172,7 +172,7 @@ def solve(
             result.status = Status.MATE
         if all_first_moves:
             result.first_moves = [
-                {"move": root.move_str(m), "status": Status.NOMATE if n is None else Status.MATE, "length": n}
+                {"move": str(m), "status": Status.NOMATE if n is None else Status.MATE, "length": n}
                 for m, n in search.first_moves(max_length)
             ]
     except SearchLimit as exc:
@@ -203,7 +203,7 @@ def _variations(search: Search, root: Position, moves: list[int], length: int) -
                     if d == m:
                         continue
                     readable = pos.move_readable(d)
-                    plain = pos.move_str(d)
+                    plain = str(d)
                     if useless:
                         out.append(Variation(ply + 1, plain, readable, True, None, None))
                         continue
@@ -218,7 +218,7 @@ def _variations(search: Search, root: Position, moves: list[int], length: int) -
         # At the mate itself the defender may still have interpositions: all
         # of them useless (else it would not be mate).  They are alternatives too.
         for d, _useless, _value, _line, _left in search.defender_choices(0):
-            out.append(Variation(len(moves) + 1, pos.move_str(d), pos.move_readable(d), True, None, None))
+            out.append(Variation(len(moves) + 1, str(d), pos.move_readable(d), True, None, None))
     finally:
         search.rewind()
     return out

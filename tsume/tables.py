@@ -6,25 +6,24 @@ The rules engine is the Rust crate in ``engine/`` (the extension module
 per variant and length, so that positions of one game share them and compare
 equal only to positions of the same game.
 
-Pieces are small ints: a *face* is numbered from 1 (each kind has its
-unpromoted face and, unless it never flips, a promoted one, in the order of the
-kinds) and a piece on the board is ``face << 1 | colour`` with Black = 0 and
-White = 1; 0 is an empty square.  Square masks handed to Python have bit ``s``
-for square ``s``.
+Pieces, moves and squares cross from the engine as values
+(:class:`~tsume.position.Piece`, :class:`~tsume.position.Move`,
+:class:`~tsume.position.SquareSet`); a hand is a list of counts in the order of
+``Tables.kind_letters``.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ._engine import Tables
+from ._engine import Colour, Tables
 from ._engine import tables_for as _tables_for
 from .variant import Variant
 
 __all__ = ["BLACK", "WHITE", "Tables", "tables_for"]
 
-BLACK: Final = 0
-WHITE: Final = 1
+BLACK: Final = Colour.BLACK
+WHITE: Final = Colour.WHITE
 
 
 def tables_for(variant: Variant, n: int) -> Tables:

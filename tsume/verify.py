@@ -37,9 +37,9 @@ from .errors import MoveError
 from .limits import Limits, limits_from
 from .lines import hand_after, move_strings
 from .outcome import Status, Verdict
-from .position import Position
+from .position import Colour, Move, Position
 from .problem import DefenderHand, Problem, problem_from
-from .render import mated, plies, useless_by_check
+from .render import canonical_order, mated, plies, useless_by_check
 from .solve import Variation
 from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
@@ -311,12 +311,12 @@ class _Prover:
         value; ``upper`` None: no mate).  Raises SearchLimit."""
         return self.search.value_within(None, budget)
 
-    def line_within(self, v: int, thorough: bool, budget: int | None) -> list[int] | None:
+    def line_within(self, v: int, thorough: bool, budget: int | None) -> list[Move] | None:
         """The moves of :meth:`best_line`, or None if ``budget`` nodes do not
         read it (None: no budget, always read).  Raises SearchLimit."""
         return self.search.line_within(v, thorough, budget)
 
-    def proof_line(self, b: int) -> list[int]:
+    def proof_line(self, b: int) -> list[Move]:
         """A mating line within ``b``, not the best (read off the table's proofs)."""
         return self.search.proof_line(b)
 
@@ -331,7 +331,7 @@ class _Prover:
         SearchLimit."""
         return self.search.mates_at_all()
 
-    def best_line(self, v: int, thorough: bool = True) -> tuple[list[int], int]:
+    def best_line(self, v: int, thorough: bool = True) -> tuple[list[Move], int]:
         """The best line of value ``v`` from here and the attacker's pieces left;
         not ``thorough``: a line of that value without the leftover tie-break
         (see :meth:`tsume.search.Search.best_line`)."""
@@ -342,7 +342,7 @@ class _Prover:
         return self.search.is_useless(d)
 
 
-def _leftover(pos: Position, moves: list[int], colour: int) -> str:
+def _leftover(pos: Position, moves: list[Move], colour: int) -> str:
     return hand_after(pos, moves, colour)[0]
 
 
@@ -556,14 +556,14 @@ def _verify(search: Search, root: Position, account: _Account, report: Report, s
 
 
 def _check_solution(
-    prover: _Prover, solution: list[str], total: int, moves: list[int], s: _Settings, findings: list[Finding]
-) -> list[int] | None:
+    prover: _Prover, solution: list[str], total: int, moves: list[Move], s: _Settings, findings: list[Finding]
+) -> list[Move] | None:
     """Compare the intended solution with the proven values: the solution's
     moves if it is a main line (or one excused by the longer-variation
     switch), else None with the findings that say why."""
     pos = prover.pos
     start = pos.copy()  # the problem's position: the main line ``moves`` starts here
-    parsed: list[int] = []
+    parsed: list[Move] = []
     try:
         for i, text in enumerate(solution):
             try:
@@ -653,7 +653,7 @@ def _check_solution(
     return parsed
 
 
-def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int, list[str], str]:
+def _best_defence_here(prover: _Prover, ply: int, played: Move) -> tuple[str, int, list[str], str]:
     """At a defender node (``played`` already pushed): the longest counted defence,
     as (move, total length, line, leftover)."""
     prover.pop()
@@ -667,7 +667,7 @@ def _best_defence_here(prover: _Prover, ply: int, played: int) -> tuple[str, int
         prover.push(played)
 
 
-def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
+def _clean_shorter_line(prover: _Prover, moves: list[Move]) -> list[Move]:
     """The "2 plies longer, pieces left" switch: when the main line ends with
     pieces in hand and a defence on it lasts exactly 2 plies less with none
     left, that shorter clean line is the main line instead."""
@@ -678,7 +678,7 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
     try:
         for i, m in enumerate(moves):
             if pos.turn != prover.attacker:
-                for d in sorted(pos.evasions()):
+                for d in sorted(pos.evasions(), key=canonical_order(pos)):
                     if d == m or prover.useless(d):
                         continue
                     prover.push(d)
@@ -698,26 +698,23 @@ def _clean_shorter_line(prover: _Prover, moves: list[int]) -> list[int]:
     return moves
 
 
-def _unused_material(pos: Position, moves: list[int], attacker: int) -> list[str]:
+def _unused_material(pos: Position, moves: list[Move], attacker: Colour) -> list[str]:
     """Attacker board pieces (the king aside) the line never moves, as letter
     and square (``S10``).  Hand pieces are not listed: one never dropped is
     still in hand at the end, which te-amari reports."""
     p = pos.copy()
-    t = p.t
-    royal = t.royal
-    board = p.board_list()
     # The attacker's pieces that have not moved, and so still stand where they started.
-    untouched = {sq for sq in range(1, p.n + 1)
-                 if board[sq] and board[sq] & 1 == attacker and not royal[board[sq]]}
+    untouched = {sq for sq, piece in enumerate(p.board(), 1)
+                 if piece is not None and piece.colour == attacker and not piece.royal}
     for m in moves:
-        frm, to = m & 127, m >> 7 & 127
-        untouched.discard(frm if p.turn == attacker else to)  # moved, or taken where it stood
+        # moved, or taken where it stood
+        untouched.discard((m.from_square or 0) if p.turn == attacker else m.to_square)
         p.push(m)
     # A hand piece never dropped is still in hand at the end: te-amari says so.
     return [f"{pos.piece_at(sq)}{sq}" for sq in sorted(untouched)]
 
 
-def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Settings) -> None:
+def _walk_main_line(prover: _Prover, moves: list[Move], report: Report, s: _Settings) -> None:
     pos = prover.pos
     total = len(moves)
     findings = report.findings
@@ -736,21 +733,21 @@ def _walk_main_line(prover: _Prover, moves: list[int], report: Report, s: _Setti
                     _defender_turn(prover, i, m, total, report, s)
             prover.push(m)
         # At the mate the defender may still interpose; all such moves are useless.
-        for d in sorted(pos.evasions()):
-            report.variations.append(DefenderAlternative(total + 1, pos.move_str(d), pos.move_readable(d), True, None, None, status=Status.MATE))
+        for d in sorted(pos.evasions(), key=canonical_order(pos)):
+            report.variations.append(DefenderAlternative(total + 1, str(d), pos.move_readable(d), True, None, None, status=Status.MATE))
     finally:
         prover.rewind()
 
 
-def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_after: list[tuple],
+def _attacker_turn(prover: _Prover, i: int, played: Move, moves: list[Move], keys_after: list[tuple],
                    report: Report, s: _Settings) -> None:
     pos = prover.pos
     total = len(moves)
     final = i == total - 1
-    for c in sorted(pos.checks()):
+    for c in sorted(pos.checks(), key=canonical_order(pos)):
         if c == played:
             continue
-        alt = Alternative(i + 1, pos.move_str(c), pos.move_readable(c), Status.UNKNOWN)
+        alt = Alternative(i + 1, str(c), pos.move_readable(c), Status.UNKNOWN)
         report.alternatives.append(alt)
         prover.push(c)
         try:
@@ -809,7 +806,7 @@ def _attacker_turn(prover: _Prover, i: int, played: int, moves: list[int], keys_
 
 
 def _read_alternative(prover: _Prover, final: bool, budget: int | None, later: set[tuple]
-                      ) -> tuple[int, int | None, list[int], bool] | None:
+                      ) -> tuple[int, int | None, list[Move], bool] | None:
     """The value of the alternative just played (None: it does not mate),
     with ``(v, low, line, back)``: ``low`` None when ``v`` is its exact value
     and ``line`` its best line (after the last attacker turn, any line of
@@ -849,7 +846,7 @@ def _length_text(length: int, least: int | None) -> str:
     return f"in {least} to {plies(length)}"
 
 
-def _comes_back(pos: Position, line: list[int], later: set[tuple]) -> bool:
+def _comes_back(pos: Position, line: list[Move], later: set[tuple]) -> bool:
     """Does ``line`` from ``pos`` pass a position whose key is in ``later``?"""
     q = pos.copy()
     if q.key() in later:
@@ -861,12 +858,12 @@ def _comes_back(pos: Position, line: list[int], later: set[tuple]) -> bool:
     return False
 
 
-def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Report, s: _Settings) -> None:
+def _defender_turn(prover: _Prover, i: int, played: Move, total: int, report: Report, s: _Settings) -> None:
     pos = prover.pos
-    for d in sorted(pos.evasions()):
+    for d in sorted(pos.evasions(), key=canonical_order(pos)):
         if d == played:
             continue
-        var = DefenderAlternative(i + 1, pos.move_str(d), pos.move_readable(d), False, None, None)
+        var = DefenderAlternative(i + 1, str(d), pos.move_readable(d), False, None, None)
         report.variations.append(var)
         try:
             if prover.useless(d):
@@ -909,14 +906,14 @@ def _defender_turn(prover: _Prover, i: int, played: int, total: int, report: Rep
             ))
 
 
-def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, line: list[int], report: Report,
+def _variation_alternatives(prover: _Prover, i: int, var: DefenderAlternative, line: list[Move], report: Report,
                             budget: int | None) -> None:
     """Strict mode: every attacker turn of a variation's line must have one mating move."""
     depth = 0
     try:
         for j, m in enumerate(line):
             if prover.pos.turn == prover.attacker:
-                for c in sorted(prover.pos.checks()):
+                for c in sorted(prover.pos.checks(), key=canonical_order(prover.pos)):
                     if c == m:
                         continue
                     name = prover.pos.move_readable(c)

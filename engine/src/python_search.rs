@@ -17,6 +17,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::values::PyMove;
 use super::{tsume_error, PyPosition, PyTables};
 use crate::moves::Move;
 use crate::search::bound::{Bound as Plies, INF, UNBOUNDED};
@@ -193,19 +194,21 @@ impl PySearch {
         py.detach(|| f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner())))
     }
 
-    fn moves(moves: &[Move]) -> Vec<u32> {
-        moves.iter().map(|m| m.raw()).collect()
+    /// The `Move`s of engine moves.
+    fn moves(&self, moves: &[Move]) -> Vec<PyMove> {
+        self.tables.get().py_moves(moves)
     }
 
-    fn move_arg(&self, py: Python<'_>, m: u64) -> PyResult<Move> {
-        let n = self.tables.get().tables.n;
-        Move::from_raw(m, n).ok_or_else(|| {
+    /// The engine move of a `Move` argument.
+    fn move_arg(&self, m: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let mv = m.cast::<PyMove>().map_err(|_| {
             tsume_error(
-                py,
-                "IllegalMoveError",
-                &format!("{m} is not a move int on this board"),
+                m.py(),
+                "ArgumentError",
+                &format!("a move is a tsume.Move, not {}", super::type_name(m)),
             )
-        })
+        })?;
+        self.tables.get().engine_move(mv.get())
     }
 }
 
@@ -365,12 +368,15 @@ impl PySearch {
 
     /// `(moves, leftover)`: the best line of value `value` from here.
     #[pyo3(signature = (value, thorough=true))]
-    fn best_line(&self, py: Python<'_>, value: i64, thorough: bool) -> PyResult<(Vec<u32>, i32)> {
+    fn best_line(
+        &self,
+        py: Python<'_>,
+        value: i64,
+        thorough: bool,
+    ) -> PyResult<(Vec<PyMove>, i32)> {
         let v = bound_arg(py, Some(value))?;
-        self.run(py, |s| {
-            s.best_line(v, thorough)
-                .map(|(m, left)| (PySearch::moves(&m), left))
-        })
+        let (m, left) = self.run(py, |s| s.best_line(v, thorough))?;
+        Ok((self.moves(&m), left))
     }
 
     /// The moves of `best_line`, or None if `budget` nodes do not read it.
@@ -381,19 +387,18 @@ impl PySearch {
         value: i64,
         thorough: bool,
         budget: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<Option<Vec<u32>>> {
+    ) -> PyResult<Option<Vec<PyMove>>> {
         let v = bound_arg(py, Some(value))?;
         let budget = count_arg(py, budget, "budget")?;
-        self.run(py, |s| {
-            Ok(s.line_within(v, thorough, budget)?
-                .map(|m| PySearch::moves(&m)))
-        })
+        let line = self.run(py, |s| Ok(s.line_within(v, thorough, budget)?))?;
+        Ok(line.map(|m| self.moves(&m)))
     }
 
     /// A mating line within `bound` read off the table's proofs (not the best; empty if none).
-    fn proof_line(&self, py: Python<'_>, bound: i64) -> PyResult<Vec<u32>> {
+    fn proof_line(&self, py: Python<'_>, bound: i64) -> PyResult<Vec<PyMove>> {
         let b = bound_arg(py, Some(bound))?;
-        self.run(py, |s| Ok(PySearch::moves(&s.proof_line(b)?)))
+        let line = self.run(py, |s| Ok(s.proof_line(b)?))?;
+        Ok(self.moves(&line))
     }
 
     /// Every defence here (mated within `bound`): `(move, useless, value, line, leftover)`.
@@ -402,28 +407,33 @@ impl PySearch {
         &self,
         py: Python<'_>,
         bound: i64,
-    ) -> PyResult<Vec<(u32, bool, Option<i64>, Vec<u32>, i32)>> {
+    ) -> PyResult<Vec<(PyMove, bool, Option<i64>, Vec<PyMove>, i32)>> {
         let b = bound_arg(py, Some(bound))?;
-        self.run(py, |s| {
-            Ok(s.defender_choices(b)?
-                .into_iter()
-                .map(|c| {
-                    (
-                        c.m.raw(),
-                        c.useless,
-                        c.value.map(|v| v as i64),
-                        PySearch::moves(&c.line),
-                        c.left,
-                    )
-                })
-                .collect())
-        })
+        let choices = self.run(py, |s| Ok(s.defender_choices(b)?))?;
+        let t = self.tables.get();
+        Ok(choices
+            .into_iter()
+            .map(|c| {
+                (
+                    t.py_move(c.m),
+                    c.useless,
+                    c.value.map(|v| v as i64),
+                    self.moves(&c.line),
+                    c.left,
+                )
+            })
+            .collect())
     }
 
     /// Is the defence `move` here a useless interposition (judged within `bound`)?
     #[pyo3(signature = (r#move, bound=None))]
-    fn is_useless(&self, py: Python<'_>, r#move: u64, bound: Option<i64>) -> PyResult<bool> {
-        let m = self.move_arg(py, r#move)?;
+    fn is_useless(
+        &self,
+        py: Python<'_>,
+        r#move: &Bound<'_, PyAny>,
+        bound: Option<i64>,
+    ) -> PyResult<bool> {
+        let m = self.move_arg(r#move)?;
         let b = bound_arg(py, bound)?;
         self.run(py, |s| Ok(s.is_useless(m, b)?))
     }
@@ -437,30 +447,32 @@ impl PySearch {
 
     /// `(length, moves)` after `mate(bound)` proved the current position.
     #[pyo3(signature = (bound=None))]
-    fn main_line(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<(i64, Vec<u32>)> {
+    fn main_line(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<(i64, Vec<PyMove>)> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| {
-            s.main_line(b)
-                .map(|(len, m)| (len as i64, PySearch::moves(&m)))
-        })
+        let (len, m) = self.run(py, |s| s.main_line(b))?;
+        Ok((len as i64, self.moves(&m)))
     }
 
     /// Every checking move here with its exact mate length within `bound` (None: none).
     #[pyo3(signature = (bound=None))]
-    fn first_moves(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Vec<(u32, Option<i64>)>> {
+    fn first_moves(
+        &self,
+        py: Python<'_>,
+        bound: Option<i64>,
+    ) -> PyResult<Vec<(PyMove, Option<i64>)>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| {
-            Ok(s.first_moves(b)?
-                .into_iter()
-                .map(|(m, v)| (m.raw(), v.map(|v| v as i64)))
-                .collect())
-        })
+        let firsts = self.run(py, |s| Ok(s.first_moves(b)?))?;
+        let t = self.tables.get();
+        Ok(firsts
+            .into_iter()
+            .map(|(m, v)| (t.py_move(m), v.map(|v| v as i64)))
+            .collect())
     }
 
     /// Puts the current position on the line (an anchor; `exact`: its value here is known) and plays `move`.
     #[pyo3(signature = (r#move, exact=false))]
-    fn walk(&self, py: Python<'_>, r#move: u64, exact: bool) -> PyResult<()> {
-        let m = self.move_arg(py, r#move)?;
+    fn walk(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>, exact: bool) -> PyResult<()> {
+        let m = self.move_arg(r#move)?;
         let legal = self.run(py, |s| {
             let mut list = crate::moves::MoveList::new();
             s.pos.legal_moves(Some(false), &mut list);
@@ -474,15 +486,19 @@ impl PySearch {
             return Err(tsume_error(
                 py,
                 "IllegalMoveError",
-                &format!("{} is not legal here", r#move),
+                &format!(
+                    "{} is not legal here",
+                    self.tables.get().py_move(m).string()
+                ),
             ));
         }
         Ok(())
     }
 
     /// Takes back the last move of the walk (None if there is none).
-    fn unwalk(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        self.run(py, |s| Ok(s.unwalk().map(|m| m.raw())))
+    fn unwalk(&self, py: Python<'_>) -> PyResult<Option<PyMove>> {
+        let m = self.run(py, |s| Ok(s.unwalk()))?;
+        Ok(m.map(|m| self.tables.get().py_move(m)))
     }
 
     /// Takes back the whole walk.

@@ -65,11 +65,11 @@ def attacker_pieces(pos: Position) -> list[tuple[str, int | str]]:
     attacker = pos.turn
     out: list[tuple[str, int | str]] = []
     for s in range(1, pos.n + 1):
-        tok = pos.piece_at(s)
-        if not tok or tok.lstrip("+").upper() == pos.t.kind_letters[pos.t.royal_kind]:
+        piece = pos.piece_at(s)
+        if piece is None or piece.royal:
             continue
-        if tok.lstrip("+").isupper() == (attacker == 0):
-            out.append((f"{tok}{s}", s))
+        if piece.colour == attacker:
+            out.append((f"{piece.symbol()}{s}", s))
     letters = pos.t.kind_letters
     for ki, c in enumerate(pos.hand_counts(attacker)):
         if c:
@@ -83,7 +83,7 @@ def remove_piece(pos: Position, where: int | str) -> str:
     ``where`` from the hand.  The defender's hand is left out: the caller's
     rule fills it in again (:class:`tsume.problem.Problem`)."""
     attacker = pos.turn
-    board = [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
+    board = [p.symbol() if p else "" for p in pos.board()]
     hand = pos.hand_counts(attacker)
     if isinstance(where, int):
         board[where - 1] = ""

@@ -161,7 +161,7 @@ def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | No
                     parents[c].append(i)
                     edges += 1
                     if record is not None:
-                        record.append((pos.move_str(m), c))
+                        record.append((str(m), c))
             else:
                 moves = pos.legal_moves()
                 if not moves:

@@ -39,7 +39,7 @@ class Candidate:
     def from_position(cls, pos: Position, defender: str | None = None) -> "Candidate":
         """The candidate of ``pos`` (Black to move); the defender's hand is
         given by ``defender``, not read from ``pos``."""
-        board = [""] + [pos.piece_at(s) or "" for s in range(1, pos.n + 1)]
+        board = [""] + [p.symbol() if p else "" for p in pos.board()]
         letters = pos.t.kind_letters
         hand = {letters[ki]: c for ki, c in enumerate(pos.hand_counts(0)) if c}
         return cls(pos.variant.name, board, hand, defender)

@@ -408,18 +408,17 @@ class _Builder:
             m = pos.parse_move(text)
         except TsumeError as exc:
             raise ArgumentError(f"{self.who}: {where}: {exc}") from None
-        t = pos.t
         side = ATTACKER if pos.turn == self.attacker else DEFENDER
-        frm, to = m & 127, m >> 7 & 127
-        board = pos.board_list()
-        before = board[frm] if frm else (m >> 14) << 1 | pos.turn
-        capture = bool(frm) and bool(board[to])
+        frm, to = m.from_square or 0, m.to_square
+        before = pos.piece_at(frm) if frm else None
+        piece = before.letter if before is not None else m.drop
+        capture = bool(frm) and pos.piece_at(to) is not None
         interposition = interposition_square(pos, m, ranged_checkers(pos)) if side == DEFENDER else 0
-        readable, plain = pos.move_readable(m), pos.move_str(m)
+        readable, plain = pos.move_readable(m), str(m)
         pos.push(m)
-        flip = bool(frm) and pos.board_list()[to] >> 1 != before >> 1
+        after = pos.piece_at(to)
+        flip = before is not None and after is not None and after.letter != before.letter
         kind = "drop" if not frm else "flip" if flip else "capture" if capture else "move"
-        piece = t.face_letters[before >> 1]
         child = self.node(pos, self.tree.nodes[parent]["depth"] + 1, mainline=mainline, useless=useless)
         self.tree.add_edge(
             parent, child, move=plain, readable=readable, side=side, mainline=mainline, useless=useless,

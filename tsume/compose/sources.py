@@ -14,6 +14,7 @@ from ..position import Position
 from ..variant import get_variant
 from .candidate import Candidate
 from .material import Material, default_profiles
+from ..render import canonical_order
 
 __all__ = ["random_candidates", "mutate", "mate_pictures", "two_plies_back", "METHODS"]
 
@@ -150,7 +151,7 @@ def mate_pictures(rng: random.Random, variant: str, material: Material | None = 
         if pos is None:
             continue
         mates = []
-        for m in sorted(pos.checks()):
+        for m in sorted(pos.checks(), key=canonical_order(pos)):
             pos.push(m)
             if pos.is_checkmate():
                 mates.append(pos.copy())

@@ -8,8 +8,8 @@ from typing import Any
 from ..arguments import check_max_length, check_search_arguments
 from ..errors import ArgumentError, TsumeError
 from ..limits import Limits, limits_from
-from ..notation import make_move
 from ..outcome import Status
+from ..position import Move as EngineMove
 from ..position import Position
 from ..problem import DefenderHand, Problem, problem_from
 from ..render import plies
@@ -22,7 +22,8 @@ from .encode import CPos
 from .oracle import Move, Oracle
 from .rules import rules_for
 
-__all__ = ["SatEngine", "sat_solve", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "cpos_of"]
+__all__ = ["SatEngine", "sat_solve", "SatError", "SatLimit", "SatTimeout", "SatMemoryLimit", "cpos_of", "engine_move",
+           "move_order"]
 
 
 class SatError(TsumeError):
@@ -30,12 +31,25 @@ class SatError(TsumeError):
 
 
 def cpos_of(pos: Position) -> CPos:
-    return (tuple(pos.board_list()), (tuple(pos.hand_counts(0)), tuple(pos.hand_counts(1))), pos.turn)
+    """A position of the engine in the SAT engine's own numbering (its faces
+    from the variant's data, matched to the engine's pieces by letter)."""
+    r = rules_for(pos.variant, pos.n)
+    faces = {r.letter(f): f for f in range(1, r.nfaces + 1)}
+    board = (0, *(0 if p is None else faces[p.letter] << 1 | int(p.colour) for p in pos.board()))
+    return board, (tuple(pos.hand_counts(0)), tuple(pos.hand_counts(1))), int(pos.turn)
 
 
-def move_int(m: Move) -> int:
-    """The project's move int of a (from, to, face) move."""
-    return make_move(m[0], m[1], m[2])
+def engine_move(pos: Position, m: Move) -> EngineMove:
+    """The engine's :class:`~tsume.position.Move` of a SAT move (from, to, face) in ``pos``'s game."""
+    frm, to, face = m
+    if not face:
+        return EngineMove(frm, to)
+    return EngineMove(None, to, drop=rules_for(pos.variant, pos.n).letter(face))
+
+
+def move_order(m: Move) -> tuple[int, int, int]:
+    """The order the engine lists moves in (render.canonical_order): by dropped face, to-, from-square."""
+    return m[2], m[1], m[0]
 
 
 class SatEngine:
@@ -92,7 +106,7 @@ class SatEngine:
 
     def first_moves(self) -> list[Move]:
         """The attacker's legal checks, in move-int order."""
-        return sorted((m for m, _ in self.oracle.checks(self.root)), key=move_int)
+        return sorted((m for m, _ in self.oracle.checks(self.root)), key=move_order)
 
     def mate_within(self, n: int) -> bool:
         """Does the attacker mate within ``n`` plies?"""
@@ -149,7 +163,10 @@ class SatEngine:
 
     def _sub(self, cpos: CPos, history: tuple[CPos, ...]) -> "SatEngine":
         board, hands, turn = cpos
-        p = self.pos.with_changes(list(enumerate(board))[1:], [list(hands[0]), list(hands[1])], turn)
+        r, t = self.rules, self.pos.t
+        pieces = [(s, None if not v else t.piece(r.letter(v >> 1) if v & 1 == 0 else r.letter(v >> 1).lower()))
+                  for s, v in enumerate(board) if s]
+        p = self.pos.with_changes(pieces, [list(hands[0]), list(hands[1])], turn)
         return SatEngine(p, history=history, budget=self.budget, oracle=self.oracle,
                          expand_concrete=self.expand_concrete, per_node=self.per_node)
 
@@ -176,7 +193,7 @@ class SatEngine:
         root = eng.root
         hist = history + (root,)
         best = None
-        for m, after in sorted(self.oracle.checks(root), key=lambda x: move_int(x[0])):
+        for m, after in sorted(self.oracle.checks(root), key=lambda x: move_order(x[0])):
             if self._defended(after, b - 1, hist, memo):
                 moves, left = self._defender_line(after, b - 1, hist, memo)
                 if best is None or left > best[1]:
@@ -198,7 +215,7 @@ class SatEngine:
         return True
 
     def _defender_line(self, cpos: CPos, b: int, history: tuple[CPos, ...], memo: dict):
-        replies = sorted(self.oracle.replies(cpos), key=lambda x: move_int(x[0]))
+        replies = sorted(self.oracle.replies(cpos), key=lambda x: move_order(x[0]))
         attacker = cpos[2] ^ 1
         if not replies:
             return [], sum(cpos[1][attacker])
@@ -280,7 +297,7 @@ def sat_solve(
             lengths = [v for v in firsts.values() if v is not None]
             length = min(lengths) if lengths else None
             result.first_moves = [
-                {"move": pos.move_str(move_int(m)), "status": Status.MATE if v is not None else Status.NOMATE, "length": v}
+                {"move": str(engine_move(pos, m)), "status": Status.MATE if v is not None else Status.NOMATE, "length": v}
                 for m, v in firsts.items()
             ]
         else:
@@ -290,10 +307,10 @@ def sat_solve(
         else:
             result.length = length
             if mainline:
-                moves = [move_int(m) for m in eng.main_line(length)]
+                moves = [engine_move(pos, m) for m in eng.main_line(length)]
                 p = pos.copy()
                 for m in moves:
-                    result.mainline.append(p.move_str(m))
+                    result.mainline.append(str(m))
                     result.readable.append(p.move_readable(m))
                     p.push(m)
                 result.leftover = p.hand_string(pos.turn)

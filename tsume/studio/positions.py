@@ -185,7 +185,7 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
                 raise TsumeError(f"moves[{i}]: {exc}") from None
     if out["valid"]:
         out.update(describe(pos))
-        out["checks"] = [pos.move_str(m) for m in sorted(pos.checks())]
+        out["checks"] = [str(m) for m in sorted(pos.checks())]
         if not moves and out["tsume_position"] and not out["checks"]:
             out["warnings"].append(f"{COLOUR_NAMES[pos.turn]} (to move) has no check: no tsume starts here")
         if not moves and pos.is_check():
