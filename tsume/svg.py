@@ -66,10 +66,13 @@ MAX_SIZE = 1000
 #: The size of a square in SVG user units (the viewBox scales it).
 SQUARE = 40
 _MARGIN = 8
-_NUMBER_BAND = 14   # the square numbers above each row
+_NUMBER_BAND = 16   # the square numbers above each row
 _HAND_BAND = 34     # one hand's row
 _ROW_GAP = 10       # between folded rows
 # The font sizes of the style sheet, in user units: the layout reserves room by them.
+# The square numbers and the caption are 0.3 of a square: 9.6 px where a page
+# draws a square 32 px wide (the booklet), the least a reader makes out easily.
+_NUMBER_SIZE = 12
 _LABEL_SIZE = 13    # a hand's side name (bold when that side is to move) and "none"
 _COUNT_SIZE = 11    # the count beside a hand piece
 _CAPTION_SIZE = 12
@@ -91,7 +94,7 @@ STYLE = (
     ".tsume-board .sq.lastmove{fill:#f2d45c}"
     ".tsume-board .sq.check{fill:#f08a8a}"
     ".tsume-board .check-ring{fill:none;stroke:#c8102e;stroke-width:3}"
-    ".tsume-board .num{font-size:10px;fill:#6b6b6b;text-anchor:middle}"
+    f".tsume-board .num{{font-size:{_NUMBER_SIZE}px;fill:#6b6b6b;text-anchor:middle}}"
     ".tsume-board .piece polygon{fill:#f3d9a4;stroke:#5a4326;stroke-width:1.2;stroke-linejoin:round}"
     ".tsume-board .piece text{font-size:17.5px;font-weight:bold;text-anchor:middle;"
     "dominant-baseline:central;fill:#1a1a1a}"
