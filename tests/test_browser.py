@@ -300,6 +300,72 @@ def test_a_narrow_screen_scrolls_the_diagram_instead_of_shrinking_it(browser, tm
         page.close()
 
 
+def _drawing_cases() -> list[tuple[str, str, str, dict, str]]:
+    """(name, variant, position, the script's options, svg.board's SVG) for the renderer test."""
+    from tsume import svg
+    from tsume.position import Position
+
+    cases = []
+
+    def add(name, pos, options, **kwargs):
+        cases.append((name, pos.variant.spec, pos.fen(), options, svg.board(pos, standalone=False, **kwargs)))
+
+    for text, variant in _LAYOUT_POSITIONS:
+        pos = Position(text, variant)
+        check = pos.is_check()
+        for fold in (None, 16, 3, 1):
+            for kanji in (False, True):
+                for size in (None, 32, 17):
+                    options = {"fold": fold, "kanji": kanji, "size": size, "check": check}
+                    add(f"{text} {options}", pos, options, fold=fold, kanji=kanji, size=size)
+        for i, caption in enumerate([*_LONG_CAPTIONS, ""]):
+            add(f"{text} caption {i}", pos, {"fold": 16, "caption": caption, "check": check}, fold=16, caption=caption)
+        add(f"{text} without hands, ringed", pos, {"fold": 5, "hands": False, "check": True},
+            fold=5, hands=False, check=True)
+    # Every position of the examples' solutions as a booklet draws them: the move tinted.
+    for pr in load(locate("examples")):
+        pos = pr.problem().position()
+        for move in solve(pr.problem()).mainline:
+            m = pos.parse_move(move)
+            pos.push(m)
+            add(f"{pr.id} after {move}", pos, {"lastmove": move, "check": pos.is_check(), "size": 32, "fold": 24},
+                lastmove=m, size=32, fold=24)
+    return cases
+
+
+def test_the_page_draws_diagrams_as_svg_board_does(browser):
+    """The booklet's renderer (booklet_static/board.js) and tsume.svg.board
+    give the same SVG, character for character: one drawing, two languages."""
+    import tsume
+    from tsume import svg
+    from tsume.variant import get_variant
+
+    cases = _drawing_cases()
+    data = svg.drawing_data([get_variant("ito"), get_variant("rutherford")])
+    script = (Path(tsume.__file__).parent / "booklet_static" / "board.js").read_text(encoding="utf-8")
+    numbers = [0.25, 0.75, 1.25, 2.5, 3.5, 0.15, 0.35, 12.45, 27.2, 1234.125, 1e-9, 40.05]
+    page = browser.new_page()
+    try:
+        page.set_content("<!DOCTYPE html><body></body>")
+        page.add_script_tag(content=script)
+        drawn, fixed = page.evaluate("""([data, cases, numbers]) => {
+          const boards = TsumeBoard.create(data);
+          return [cases.map(([variant, fen, options]) => boards.draw(variant, fen, options)),
+                  numbers.map(x => [TsumeBoard.fixed(x, 1), TsumeBoard.fixed(x, 0)])];
+        }""", [data, [c[1:4] for c in cases], numbers])
+    finally:
+        page.close()
+    # Python's rounding of a tie (to even), which JavaScript's toFixed does not do.
+    assert fixed == [[f"{x:.1f}", f"{x:.0f}"] for x in numbers]
+    assert len(drawn) == len(cases) > 250
+    differ = [(name, want, got) for (name, _, _, _, want), got in zip(cases, drawn) if want != got]
+    if differ:
+        name, want, got = differ[0]
+        at = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        pytest.fail(f"{len(differ)} of {len(cases)} differ; the first, {name}, at {at}:\n"
+                    f"svg.board: {want[max(0, at - 120):at + 80]}\nboard.js:  {got[max(0, at - 120):at + 80]}")
+
+
 def test_the_svg_of_tsume_show_renders_standalone(browser, tmp_path):
     out = tmp_path / "d.svg"
     done = subprocess.run([sys.executable, "-m", "tsume", "show", "--format", "svg", "--kanji", "-o", str(out),
