@@ -269,6 +269,9 @@ def test_mating_move_and_variations(pages, solved):
     _, result = solved["ito-09"]
     assert all(v.readable in useless for v in result.variations if v.useless)
     assert any(v.useless for v in result.variations)
+    # each group after the check it answers, the mate's included: no ply past the mate
+    assert "after 7. C*4: T*2, C*2, H*2, G*2" in useless and "after 9. C4-6#: P*4" in useless
+    assert "ply 10" not in useless
 
 
 # --- where the solutions go ----------------------------------------------------------------------------

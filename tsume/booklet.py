@@ -255,10 +255,13 @@ def _solution(entry: Entry) -> str:
             out.append(f'<li>{escape(moves)} <span class="vlen">({plies(length or 0)})</span></li>')
         out.append("</ul>")
     if useless:
-        by_ply: dict[int, list[str]] = {}
+        # Each group after the check it answers, the mating move's included.
+        checks = numbered(mated(entry.readable))
+        by_check: dict[int, list[str]] = {}
         for ply, move, _, _ in useless:
-            by_ply.setdefault(ply, []).append(move)
-        text = "; ".join(f"at ply {p}: {', '.join(ms)}" for p, ms in sorted(by_ply.items()))
+            by_check.setdefault(ply - 1, []).append(move)
+        text = "; ".join(f"after {checks[p - 1] if 0 < p <= len(checks) else p}: {', '.join(ms)}"
+                         for p, ms in sorted(by_check.items()))
         out.append(f'<p class="useless">Useless interpositions (refuted, not counted): {escape(text)}.</p>')
     if unsettled:
         text = "; ".join(f"{ply}. {move}" for ply, move, _, _ in unsettled)
