@@ -267,6 +267,54 @@ def test_a_job_past_its_time_is_ended_by_the_watchdog(monkeypatch):
         runner.shutdown()
 
 
+def test_shutdown_as_jobs_end_on_their_own_races_with_nothing():
+    """The server stopping just as short jobs end: the monitor thread and
+    the shutdown both see processes go.  Sixty stops at varied moments (a
+    runner whose threads share a process carelessly fails one in four)."""
+    for round_ in range(60):
+        runner = JobRunner(parallel=2, max_jobs=4)
+        runner.start()
+        ids = [runner.submit("solve", {"problem": {"position": "k1P2H25 b G"}, "limits": {}}, 60)["id"]
+               for _ in range(4)]
+        time.sleep((0, 0.02, 0.05)[round_ % 3])
+        runner.shutdown()
+        assert runner.live_pids() == [], round_
+        assert all(runner.view(i)["state"] in ("done", "cancelled") for i in ids), round_
+
+
+def test_shutdown_while_workers_end_at_different_times():
+    """Stopping the server while one worker is slow to end (here: stopped,
+    so that only SIGKILL ends it) and the others end at once: the monitor
+    notices those go while the shutdown waits for the slow one, and the
+    shutdown still ends everything without an error."""
+    import signal
+
+    runner = JobRunner(parallel=3, max_jobs=4)
+    runner.start()
+    try:
+        body = {"problem": {"position": LONG}, "limits": {}}
+        ids = [runner.submit("solve", body, 60)["id"] for _ in range(4)]  # three run, one waits
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not all(runner.view(i)["progress"].get("nodes") for i in ids[:3]):
+            time.sleep(0.05)
+        pids = runner.live_pids()
+        assert len(pids) == 3 and runner.view(ids[3])["progress"].get("queued")
+        os.kill(pids[0], signal.SIGSTOP)
+    finally:
+        started = time.monotonic()
+        runner.shutdown()
+    took = time.monotonic() - started
+    assert jobs_module.KILL_AFTER <= took < jobs_module.KILL_AFTER + 3, took
+    assert runner.live_pids() == []
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    views = [runner.view(i) for i in ids]
+    assert [(v["state"], v["error"]) for v in views] == [("cancelled", "the server stopped")] * 4
+    assert views[3]["elapsed"] is None  # the waiting one never started
+    with pytest.raises(jobs_module.Busy, match="stopping"):
+        runner.submit("solve", body, 60)
+
+
 def test_a_search_limit_is_reported_as_unknown(client):
     body = {"problem": {"position": LONG}, "limits": {"nodes": 2000}}
     view = wait(client, client.post("/api/solve", json=body).json()["id"])
