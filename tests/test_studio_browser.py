@@ -26,6 +26,7 @@ from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
 from tsume.solve import solve
+from tsume.verify import verify
 
 pytest.importorskip("fastapi", reason="the studio extra is not installed (pip install 'tsume[studio]')")
 pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install 'tsume[studio]')")
@@ -40,6 +41,15 @@ def studio(tmp_path_factory):
     yield server
     code, err = server.stop()
     assert code == 130 and "Traceback" not in err, err
+
+
+def wait_redrawn(pg, act) -> None:
+    """Do ``act`` and wait until the editor has drawn the board it leads to
+    (so that whatever the page does with its answer is done)."""
+    pg.evaluate("document.querySelector('#editor-board svg').dataset.before = 'yes'")
+    act()
+    wait_js(pg, "document.querySelector('#editor-board svg') && "
+                "!document.querySelector('#editor-board svg').dataset.before")
 
 
 class StudioPage:
@@ -69,9 +79,10 @@ class StudioPage:
     def open_problem(self, collection: str, pid: str) -> None:
         self.tab("collections")
         self.page.select_option("#collection", collection)
-        self.page.click(f'#problems tr[data-id="{pid}"] button.open')
         pr = find(load(locate(collection)), pid)
         given = Position(pr.position, pr.variant, validate=False).fen()
+        # Until its board is drawn anew: the page may show that very problem already.
+        wait_redrawn(self.page, lambda: self.page.click(f'#problems tr[data-id="{pid}"] button.open'))
         wait_js(self.page, f"document.getElementById('pid').value === {json.dumps(pid)} && "
                            f"document.getElementById('position').value === {json.dumps(given)}")
 
@@ -170,6 +181,112 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     click_square(pg, "#editor-board", 5)
     wait_js(pg, "document.getElementById('position').value === 'k3+L6 b - 1'")
     assert pg.inner_text("#check-line") == "position: White (not to move) is in check on square 1"
+
+
+DETAIL_INPUTS = ("pid", "title", "author", "tags", "length", "solution")
+
+
+def details(pg) -> dict:
+    return {i: pg.input_value(f"#{i}") for i in DETAIL_INPUTS}
+
+
+def test_a_cleared_board_is_a_new_problem_verified_and_saved_as_one(page):
+    pg = page.page
+    ito05 = find(load(locate("examples")), "ito-05")
+    page.open_problem("examples", "ito-05")
+    assert details(pg) == {"pid": "ito-05", "title": ito05.title, "author": ito05.author,
+                           "tags": ", ".join(ito05.tags), "length": str(ito05.length),
+                           "solution": " ".join(ito05.solution)}
+    assert "examples [ito-05]" in pg.inner_text("#summary") and pg.is_hidden("#detached")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('position').value.startsWith('31 ')")
+    # Nothing of ito-05 is left to verify, save or show against the new board.
+    assert details(pg) == dict.fromkeys(DETAIL_INPUTS, "")
+    summary = pg.inner_text("#summary")
+    assert "new problem (edited from examples [ito-05])" in summary and "mate in" not in summary
+    assert pg.inner_text("#detached-text") == (
+        "A new problem, edited from examples [ito-05]: its id, title, author, tags, stated length and solution "
+        "were that problem's and are cleared. Save asks for an id of its own.")
+    pg.fill("#position", "1kT3H24 b G 1")
+    pg.press("#position", "Enter")
+    wait_js(pg, "document.getElementById('position').value === '1kT3H24 b G 1'")
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    want = verify("1kT3H24 b G 1")
+    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == want.verdict == "sound"
+    assert pg.inner_text("#result-line").startswith(f"Mate in {want.length} plies")
+    # Save asks for an id of its own, and files the problem under it, with nothing of ito-05's.
+    page.tab("setup")
+    pg.fill("#save-file", "edited.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Give the problem an id')")
+    assert not (page.studio.root / "edited.tsume").exists()
+    pg.fill("#pid", "my-own")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [my-own] into edited.tsume')")
+    (saved,) = load(page.studio.root / "edited.tsume")
+    assert (saved.id, saved.position, saved.title, saved.author, saved.tags, saved.length, saved.solution) == \
+        ("my-own", "1kT3H24 b G 1", None, None, [], None, None)
+    # Saved, the board is that problem now.
+    assert "edited.tsume [my-own]" in pg.inner_text("#summary") and pg.is_hidden("#detached")
+
+
+EDITS = {
+    "a piece placed by a click": lambda pg: (pg.click('#palette button[data-token="p"]'),
+                                             click_square(pg, "#editor-board", 20)),
+    "a piece placed by a key": lambda pg: (pg.focus("#editor-board"), pg.keyboard.press("End"),
+                                           pg.keyboard.press("t")),
+    "a string typed": lambda pg: (pg.fill("#position", "H1kf1P1c2K20 b PH 1"), pg.click("#read")),
+    "the side to move": lambda pg: pg.select_option("#side", "white"),
+    "a hand": lambda pg: pg.click('#hands .hand-editor.black button[data-letter="T"][data-delta="1"]'),
+    "the defender's hand": lambda pg: pg.select_option("#defender-rule", "none"),
+    "the start position": lambda pg: pg.click("#start"),
+    "the game": lambda pg: pg.select_option("#variant", "rutherford"),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_every_edit_of_the_board_detaches_the_problem_opened(page, edit):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    EDITS[edit](pg)
+    wait_js(pg, "document.getElementById('summary').textContent.includes('edited from examples [ito-05]')")
+    assert details(pg) == dict.fromkeys(DETAIL_INPUTS, "")
+    assert not pg.is_hidden("#detached")
+
+
+def test_what_is_not_an_edit_keeps_the_problem_and_what_was_typed_stays(page):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    # Selecting a piece, and reading the very string the board shows, change nothing.
+    click_square(pg, "#editor-board", 7)
+    wait_redrawn(pg, lambda: pg.click("#read"))
+    assert details(pg)["pid"] == "ito-05" and pg.is_hidden("#detached")
+    # A title typed before the edit is the user's, not ito-05's: it stays.
+    pg.click("#details summary")
+    pg.fill("#title", "My own idea")
+    pg.dispatch_event("#title", "change")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('pid').value === ''")
+    assert details(pg) == {**dict.fromkeys(DETAIL_INPUTS, ""), "title": "My own idea"}
+    assert "its id, author, tags, stated length and solution were" in pg.inner_text("#detached-text")
+
+
+def test_a_correction_of_the_same_problem_keeps_its_details(page):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    opened = details(pg)
+    pg.click('#hands .hand-editor.black button[data-letter="P"][data-delta="-1"]')
+    wait_js(pg, "!document.getElementById('detached').hidden")
+    assert details(pg)["pid"] == ""
+    pg.click("#keep-details")
+    assert details(pg) == opened and pg.is_hidden("#detached")
+    assert "examples [ito-05] (edited)" in pg.inner_text("#summary")
+    # Kept: later edits leave the details alone.
+    wait_redrawn(pg, lambda: pg.click('#hands .hand-editor.black button[data-letter="P"][data-delta="1"]'))
+    assert details(pg) == opened and pg.is_hidden("#detached")
+    assert pg.input_value("#position") == "H1kf1P1c2K20 b PHG 1"
 
 
 def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
