@@ -289,6 +289,41 @@ def test_a_correction_of_the_same_problem_keeps_its_details(page):
     assert pg.input_value("#position") == "H1kf1P1c2K20 b PHG 1"
 
 
+def test_a_length_filter_applies_as_one_types_and_the_first_click_opens(page, studio):
+    pg = page.page
+    page.tab("collections")
+    pg.select_option("#collection", "seed-ito")
+    problems = studio.api("/api/collections/seed-ito")["problems"]
+    wait_js(pg, f"document.querySelectorAll('#problems tbody tr').length === {len(problems)}")
+    lengths = {p["id"]: p["length"] if p["length"] is not None else p["proven_length"] for p in problems}
+    want = [pid for pid, n in lengths.items() if n is not None and 9 <= n <= 11]
+    assert 0 < len(want) < len(problems)
+    pg.click("#f-min")
+    pg.keyboard.type("9")
+    pg.click("#f-max")
+    pg.keyboard.type("11")
+    # Applied as typed: no blur, no Enter.
+    assert pg.evaluate("document.activeElement.id") == "f-max"
+    shown = pg.locator("#problems tbody tr:not([hidden])").evaluate_all("rs => rs.map(r => r.dataset.id)")
+    assert shown == want
+    assert pg.inner_text("#collection-line") == f"{len(want)} of {len(problems)} problems shown."
+    # One click on Open, the filter field still focused, opens the problem.
+    first = pg.locator(f'#problems tr[data-id="{want[0]}"] button.open')
+    first.click()
+    wait_js(pg, f"document.getElementById('pid').value === {json.dumps(want[0])}", timeout=10_000)
+    assert not pg.is_hidden("#panel-setup")
+    # A tag narrows the rows further; clearing the lengths brings the others back.
+    page.tab("collections")
+    tag = next(t for p in problems if p["id"] in want for t in p["tags"])
+    pg.select_option("#f-tag", tag)
+    tagged = [p["id"] for p in problems if p["id"] in want and tag in p["tags"]]
+    assert pg.locator("#problems tbody tr:not([hidden])").evaluate_all("rs => rs.map(r => r.dataset.id)") == tagged
+    pg.fill("#f-min", "")
+    pg.fill("#f-max", "")
+    pg.select_option("#f-tag", "")
+    assert pg.locator("#problems tbody tr:not([hidden])").count() == len(problems)
+
+
 def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     pg = page.page
     page.open_problem("examples", "ito-09")
