@@ -441,6 +441,24 @@ def test_files_are_read_only_under_the_root_or_bundled(client, root, tmp_path_fa
     assert (outside / "secret.tsume").read_text(encoding="utf-8").count("[") == 1  # untouched
 
 
+def test_a_bundled_collection_under_the_root_is_listed_once(tmp_path):
+    from tsume.collection import bundled_names, bundled_path
+    from tsume.studio.store import Store
+
+    # A root holding the bundled files themselves: tsume's own checkout (or its installed folder).
+    root = bundled_path("examples").resolve().parents[1]
+    (tmp_path / "mine.tsume").write_text("[one]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    listed = Store(root).listing()
+    files = [bundled_path(c["name"]).resolve() if c["bundled"] else (root / c["name"]).resolve() for c in listed]
+    assert len(files) == len(set(files)), listed
+    examples = next(c for c in listed if c["name"] == "examples")
+    assert examples["bundled"] and examples["path"] == bundled_path("examples").resolve().relative_to(root).as_posix()
+    assert [c["name"] for c in listed if c["bundled"]] == bundled_names()
+    # Elsewhere, nothing changes: the bundled ones, then the root's files.
+    assert Store(tmp_path).listing() == [{"name": n, "bundled": True, "writable": False} for n in bundled_names()] + \
+        [{"name": "mine.tsume", "bundled": False, "writable": True}]
+
+
 def test_saving_a_problem_is_atomic_and_reads_back(client, root):
     (root / "mine.tsume").write_text("# My problems\n# second line\n\n[one]\nposition: k1P2H25 b G\nlength: 1\n",
                                      encoding="utf-8")

@@ -324,6 +324,26 @@ def test_a_length_filter_applies_as_one_types_and_the_first_click_opens(page, st
     assert pg.locator("#problems tbody tr:not([hidden])").count() == len(problems)
 
 
+def test_a_root_holding_the_bundled_files_lists_each_collection_once(browser):  # noqa: F811
+    from tsume.collection import bundled_names, bundled_path
+
+    # tsume's own checkout (or installed folder) as the root: the bundled files are under it.
+    root = bundled_path("examples").resolve().parents[1]
+    server = Studio(root)
+    try:
+        p = StudioPage(browser, server)
+        p.tab("collections")
+        options = p.page.locator("#collection option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+        p.close()
+    finally:
+        code, err = server.stop()
+    assert code == 130 and "Traceback" not in err, err
+    files = [bundled_path(v).resolve() if v in bundled_names() else (root / v).resolve() for v, _ in options]
+    assert len(files) == len(set(files)), options
+    where = bundled_path("examples").resolve().relative_to(root).as_posix()
+    assert ["examples", f"examples (bundled, {where})"] in options
+
+
 def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     pg = page.page
     page.open_problem("examples", "ito-09")

@@ -18,8 +18,9 @@ async function listing(select) {
   const data = await get('/api/collections');
   const box = $('collection');
   const keep = select || box.value;
+  // (A bundled collection that is also a file under the root says where: listed once.)
   box.replaceChildren(...data.collections.map((c) => el('option', {value: c.name},
-    c.bundled ? `${c.name} (bundled)` : c.name)));
+    c.bundled ? `${c.name} (bundled${c.path ? `, ${c.path}` : ''})` : c.name)));
   $('root-files').replaceChildren(...data.collections.filter((c) => !c.bundled)
     .map((c) => el('option', {value: c.name})));
   if (keep && data.collections.some((c) => c.name === keep)) box.value = keep;
