@@ -417,6 +417,11 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     pg.uncheck('input[name="c-method"][value="random"]')
     pg.uncheck('input[name="c-method"][value="reverse"]')
     pg.fill("#c-count", "2")
+    # Every line the progress shows, as it shows it.
+    pg.evaluate("""window.progressLines = [];
+        const line = document.getElementById('compose-progress');
+        new MutationObserver(() => window.progressLines.push(line.textContent))
+            .observe(line, {childList: true, characterData: true, subtree: true});""")
     pg.click("#compose")
     wait_js(pg, "document.getElementById('compose-progress').textContent.length > 0")
     wait_js(pg, "document.getElementById('compose-progress').textContent.startsWith('Done')", timeout=90_000)
@@ -426,6 +431,14 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     composed = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "compose"][-1]
     problems = studio.api(f"/api/jobs/{composed['id']}")["result"]["problems"]
     assert [p["id"] for p in problems] == [items.nth(i).get_attribute("data-id") for i in range(2)]
+    # The progress names the target; each problem has its diagram, as the engine sets it up.
+    lines = [t for t in pg.evaluate("window.progressLines") if t]
+    assert all(re.match(r"(Composing: [0-2] of 2 accepted|Waiting for a free worker)", t) for t in lines[:-1]), lines
+    assert any(t.startswith("Composing: ") for t in lines) and lines[-1].startswith("Done: 2 of 2 accepted from")
+    for i, p in enumerate(problems):
+        wait_js(pg, f"document.querySelectorAll('#composed li')[{i}].querySelector('.diagram svg') !== null")
+        want = tsume_position(p["position"], p["variant"], defender_hand=p["defender"])
+        check_diagram(items.nth(i).locator(".diagram svg").evaluate(READ_DIAGRAM), want, f"composed {p['id']}")
     items.first.locator("button.open").click()
     given = Position(problems[0]["position"], validate=False).fen()
     wait_js(pg, f"document.getElementById('position').value === {json.dumps(given)}")
