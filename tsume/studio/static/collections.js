@@ -2,8 +2,9 @@
 // the root; a collection's problems with filters by length and tag; open one
 // in the editor; export the problems shown as a booklet.
 //
-// The table's rows are made once per collection; a filter only shows and
-// hides them, as one types, so that no row is ever rebuilt under the
+// The table's rows are made once per collection; a filter, applied as one
+// types, only takes out the rows it leaves out and puts back those it lets
+// through, and never touches a row that stays: no row is rebuilt under the
 // pointer (a click on Open as a filter field loses focus stays a click).
 
 import {Job, el, get} from './api.js';
@@ -68,15 +69,23 @@ function shownProblems() {
 // The loaded collection's rows, made anew.
 function table() {
   rows = loaded.problems.map((p) => [p, row(p)]);
-  document.querySelector('#problems tbody').replaceChildren(...rows.map(([, tr]) => tr));
+  document.querySelector('#problems tbody').replaceChildren();
   filter();
 }
 
-// Show the rows the filters let through, hide the others.
+// The rows the filters let through in the table, in order; the others out of it.
 function filter() {
   if (!loaded) return;
   const shown = new Set(shownProblems());
-  for (const [p, tr] of rows) tr.hidden = !shown.has(p);
+  const body = document.querySelector('#problems tbody');
+  // The table holds some of the rows, in order: walk both together.
+  let at = body.firstChild;
+  for (const [p, tr] of rows) {
+    const here = tr.parentNode === body;
+    if (here) at = at.nextSibling;
+    if (shown.has(p) && !here) body.insertBefore(tr, at);
+    else if (!shown.has(p) && here) tr.remove();
+  }
   $('collection-line').textContent = `${shown.size} of ${loaded.count} problem${loaded.count === 1 ? '' : 's'} shown.`;
 }
 
