@@ -1,12 +1,14 @@
 """HTML booklets: tsume.booklet.build and `tsume booklet`.
 
-The page is read back with html.parser into a small tree; the frames of each
-solution viewer are compared with the engine's positions along the solver's
-main line, replayed here with Position.push_str.
+The page is read back with html.parser into a small tree; the data of each
+solution viewer (the positions its frames are drawn from) is compared with the
+engine's positions along the solver's main line, replayed here with
+Position.push_str.  tests/test_browser.py checks the frames the page draws.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -137,10 +139,18 @@ def test_parses_and_is_self_contained(pages, mode):
     (head,) = root.find_all("head")
     assert head.find_all("meta") and head.find("title").text() == "Tsume: examples"
     assert [s.get("id") for s in head.find_all("style")] == [None, "tsume-board-style"]
-    assert len(root.find_all("script")) == 1 and not root.find("script").get("src")
-    # every diagram is an inline SVG in the SVG namespace, without a style sheet of its own
+    scripts = root.find_all("script")
+    assert not [s for s in scripts if s.get("src")]
+    # One script (the renderer and the viewers); the rest is data: the drawing's tables, and each viewer's line.
+    assert len([s for s in scripts if s.get("type") != "application/json"]) == 1
+    data = [s for s in scripts if s.get("type") == "application/json"]
+    assert [s.get("id") for s in data if s.get("id")] == ["tsume-drawing"]
+    assert len([s for s in data if "line" in s.classes]) == len(EXAMPLES)
+    # One diagram per problem is in the file, an inline SVG in the SVG namespace
+    # without a style sheet of its own; the viewers' frames are drawn by the page.
     svgs = root.find_all("svg")
-    assert svgs and all(s.get("xmlns") == "http://www.w3.org/2000/svg" for s in svgs)
+    assert len(svgs) == len(EXAMPLES)
+    assert all(s.get("xmlns") == "http://www.w3.org/2000/svg" for s in svgs)
     assert not [s for s in svgs if s.find_all("style")]
 
 
@@ -175,40 +185,59 @@ def _squares(move: str) -> list[int]:
     return nums[-1:] if "*" in move else nums
 
 
+def _drawing(root: Node) -> str:
+    """The text of the page's drawing data (the renderer's tables and options)."""
+    (data,) = [s for s in root.find_all("script") if s.get("id") == "tsume-drawing"]
+    return data.text()
+
+
+def _article_of(root: Node, pid: str) -> Node:
+    (art,) = [a for a in root.find_all("article", "problem") if a.get("data-id") == pid]
+    return art
+
+
+def _rows(svg: Node) -> list[int]:
+    """The number of squares in each row of a diagram, top row first."""
+    ys: dict[float, int] = {}
+    for r in svg.find_all("rect", "sq"):
+        ys[float(r.get("y"))] = ys.get(float(r.get("y")), 0) + 1
+    return [ys[y] for y in sorted(ys)]
+
+
+def _line(viewer: Node) -> dict:
+    """A viewer's data, as the page's script reads it."""
+    return json.loads(viewer.find("script", "line").text())
+
+
 @pytest.mark.parametrize("mode", booklet.SOLUTIONS)
-def test_frames_follow_the_main_line(pages, solved, mode):
+def test_viewers_hold_the_positions_of_the_main_line(pages, solved, mode):
     _, root = pages[mode]
     for pr in EXAMPLES:
         pos, result = solved[pr.id]
         assert result.status == "mate"
         sol = _solution_of(root, pr.id)
         (viewer,) = sol.find_all("div", "viewer")
-        frames = viewer.find_all("template", "frame")
-        assert len(frames) == len(result.mainline) + 1
-        assert viewer.get("data-frames") == str(len(frames))
+        line = _line(viewer)
+        assert viewer.get("data-frames") == str(len(result.mainline) + 1) == str(len(line["positions"]))
         assert viewer.find("span", "ply-label").text() == f"0 / {len(result.mainline)}"
+        # drawn as the problem's diagram is: the same game, the same rows
+        assert line["variant"] == pos.variant.spec
+        assert line["fold"] == _rows(_article_of(root, pr.id).find("div", "diagram").find("svg"))[0]
+        assert line["moves"] == result.mainline and line["readable"] == result.readable
         replay = pos.copy()
-        for k, frame in enumerate(frames):
-            (svg,) = frame.find_all("svg")
-            assert svg.get("data-position") == replay.fen(), (pr.id, k)
-            marked = sorted(int(r.get("data-square")) for r in svg.find_all("rect", "lastmove"))
-            if k == 0:
-                assert marked == []
-            else:
-                assert marked == sorted(_squares(result.mainline[k - 1])), (pr.id, k)
-            caption = svg.find("text", "caption").text()
-            if k > 0:  # the move played, '#' on the mating one as in the move list
-                mark = "#" if k == len(result.mainline) else ""
-                assert caption.startswith(f"After {k}. {result.readable[k - 1]}{mark} "), caption
-            if k < len(result.mainline):
-                replay.push_str(result.mainline[k])
+        assert line["positions"][0] == replay.fen() and line["check"][0] == "0"
+        for k, move in enumerate(result.mainline, 1):
+            replay.push_str(move)
+            assert line["positions"][k] == replay.fen(), (pr.id, k)
+            assert line["check"][k] == ("1" if replay.is_check() else "0"), (pr.id, k)
+        assert len(line["check"]) == len(line["positions"])
         # mate, but for useless interpositions the solver does not count
         assert replay.is_check()
         assert replay.is_checkmate() or any(v.useless and v.ply == len(result.mainline) + 1
                                             for v in result.variations)
-        # the view shows the first frame to begin with
+        # nothing is drawn into the file: the page draws the frame shown
         (view,) = viewer.find_all("div", "frame-view")
-        assert view.find("svg").get("data-position") == pos.fen()
+        assert not view.children
         # the main line's moves, numbered as the frames
         moves = sol.find("ol", "mainline").find_all("button", "move")
         assert [b.get("data-ply") for b in moves] == [str(i) for i in range(1, len(result.mainline) + 1)]
@@ -240,6 +269,9 @@ def test_mating_move_and_variations(pages, solved):
     _, result = solved["ito-09"]
     assert all(v.readable in useless for v in result.variations if v.useless)
     assert any(v.useless for v in result.variations)
+    # each group after the check it answers, the mate's included: no ply past the mate
+    assert "after 7. C*4: T*2, C*2, H*2, G*2" in useless and "after 9. C4-6#: P*4" in useless
+    assert "ply 10" not in useless
 
 
 # --- where the solutions go ----------------------------------------------------------------------------
@@ -268,7 +300,7 @@ def test_solutions_hidden(pages):
         assert "hidden" in body.attrs
         assert button.get("aria-controls") == body.get("id")
         assert button.get("aria-expanded") == "false"
-        assert body.find_all("template", "frame")
+        assert body.find_all("script", "line")
     ids = [b.get("id") for b in root.find_all("div", "solution-body")]
     assert len(ids) == len(set(ids)) == len(EXAMPLES)
 
@@ -289,6 +321,64 @@ def test_ids_are_unique(pages):
         assert len(ids) == len(set(ids)), mode
 
 
+# --- the size of a square, and of a booklet ----------------------------------------------------------------
+
+SEED_RUTHERFORD = load(locate("seed-rutherford"))
+
+
+def test_diagrams_are_32_px_a_square_and_long_files_fold_into_rows():
+    # The examples (22, 31, 37 and 47 squares) and the longest files there are (64).
+    longest = [pr for pr in SEED_RUTHERFORD if pr.problem().position().n == 64][:1]
+    assert longest
+    problems = EXAMPLES + longest
+    root = parse(booklet.build(problems))
+    seen = set()
+    for pr in problems:
+        n = pr.problem().position().n
+        svg = _article_of(root, pr.id).find("div", "diagram").find("svg")
+        rows = _rows(svg)
+        # The fewest rows of at most 32 squares, of equal length (the last one may be a square short).
+        assert sum(rows) == n and max(rows) <= 32 and len(rows) == -(-n // 32), (pr.id, rows)
+        assert max(rows) - min(rows) <= 1 and rows == sorted(rows, reverse=True), (pr.id, rows)
+        # Drawn 32 px a square (a square is 40 units of the viewBox).
+        width = float(svg.get("viewbox").split()[2])  # (html.parser lowercases the names)
+        assert float(svg.get("width")) == pytest.approx(width * 32 / 40, abs=0.5), pr.id
+        seen.add(len(rows))
+    assert seen == {1, 2}
+
+
+@pytest.mark.slow
+def test_the_booklet_of_seed_rutherford_stays_small():
+    # 204 problems, 7,548 positions in their solutions: one diagram per problem
+    # in the file, the positions as data (each frame as SVG made 70.7 MB).
+    html = booklet.build(SEED_RUTHERFORD, source="seed-rutherford")
+    assert len(html.encode()) <= 7_000_000
+    root = parse(html)
+    assert len(root.find_all("svg")) == len(SEED_RUTHERFORD)
+    assert len(root.find_all("script", "line")) == len(SEED_RUTHERFORD)
+
+
+def test_the_play_mode_holds_every_position_the_studio_draws():
+    from tsume.play import frames
+
+    two = [pr for pr in EXAMPLES if pr.id in ("ito-09", "rutherford-05")]
+    root = parse(booklet.build(two, play=True))
+    boxes = [d for d in root.find_all("div", "play")]
+    assert len(boxes) == 2
+    for box in boxes:
+        data = json.loads(box.find("script", "play-data").text())
+        assert "frames" not in data  # no SVG: the page draws each diagram from its position
+        tree = {k: v for k, v in data.items() if k not in ("positions", "fold")}
+        drawn = frames(tree)
+        assert set(data["positions"]) == set(drawn)
+        for key, (fen, last, check) in data["positions"].items():
+            svg = parse(drawn[key]).find("svg")
+            assert svg.get("data-position") == fen, key
+            tinted = sorted(int(r.get("data-square")) for r in svg.find_all("rect", "lastmove"))
+            assert tinted == sorted(_squares(last) if last else []), key
+            assert bool(svg.find_all("rect", "check")) == bool(check), key
+
+
 # --- options -------------------------------------------------------------------------------------------
 
 
@@ -307,9 +397,12 @@ def test_title_kanji_and_progress():
     for a in root.find_all("article", "problem"):  # the problem's own diagram too, not only the frames
         kings = [g for g in a.find("div", "diagram").find_all("g", "piece") if g.get("data-piece") in ("K", "k")]
         assert kings and all(g.find("text").text() == "玉" for g in kings)
+    # and the frames the page draws
+    assert json.loads(_drawing(root))["page"]["kanji"] is True
     plain = parse(booklet.build(two))
     labels = {t.text() for svg in plain.find_all("svg") for g in svg.find_all("g", "piece") for t in g.find_all("text")}
     assert "玉" not in labels and "K" in labels
+    assert json.loads(_drawing(plain))["page"]["kanji"] is False
     assert plain.find("title").text() == "Tsume"
 
 
@@ -334,7 +427,7 @@ def test_verify_marks_what_is_not_sound():
     assert "flawed" in meh.classes and meh.find_all("li")
     # the unsound one has no solution to show; the sound one has its viewer
     assert _solution_of(root, UNSOUND).find_all("p", "no-solution")
-    assert _solution_of(root, SOUND).find_all("template", "frame")
+    assert _solution_of(root, SOUND).find_all("script", "line")
     # without verify, no verdicts
     plain = parse(booklet.build(problems[1:]))
     assert not [n for n in plain.iter() if "verdict" in n.classes]
@@ -517,5 +610,5 @@ def test_a_problem_the_solver_cannot_settle():
     pr = next(p for p in EXAMPLES if p.id == "rutherford-15")
     root = parse(booklet.build([pr], limits=Limits(nodes=1)))
     sol = _solution_of(root, pr.id)
-    assert sol.find_all("p", "no-solution") and not sol.find_all("template", "frame")
+    assert sol.find_all("p", "no-solution") and not sol.find_all("div", "viewer")
     assert root.find("h2").text().endswith(f"Mate in {pr.length}")  # the collection's stated length

@@ -74,6 +74,9 @@ def test_a_wheel_install_ships_the_bundled_collections(tmp_path):
     # The studio's page (and the booklet's play mode, which inlines its script) travel with the package.
     static = target / "tsume" / "studio" / "static"
     assert {"index.html", "main.js", "play.js", "play.css", "moves.css", "studio.css"} <= {p.name for p in static.iterdir()}
+    # And the booklet's own style sheet and scripts: the page draws its diagrams with board.js.
+    assert {"board.js", "booklet.js", "booklet.css"} <= {p.name for p in (target / "tsume" / "booklet_static").iterdir()}
     r = _run([sys.executable, "-m", "tsume", "booklet", "examples", "--id", "ito-01", "--play", "-o",
               str(tmp_path / "b.html"), "-q"], elsewhere, env)
-    assert "createPlayer" in (tmp_path / "b.html").read_text(encoding="utf-8")
+    html = (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert "createPlayer" in html and "TsumeBoard" in html

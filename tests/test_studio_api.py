@@ -66,7 +66,15 @@ def one_line_error(response) -> str:
     message = data["error"]
     assert isinstance(message, str) and message and "\n" not in message and "Traceback" not in message
     assert len(message) <= 500
+    # Said in words, never in FastAPI's, pydantic's or Starlette's own terms.
+    for raw in RAW_PHRASES:
+        assert raw not in message, message
     return message
+
+
+#: What FastAPI, pydantic and Starlette say by themselves, which no answer of the studio repeats.
+RAW_PHRASES = ["JSON decode error", "Input should", "Field required", "Extra inputs", "[key]", "Not Found",
+               "Method Not Allowed", "Invalid host header", "valid dictionary", "after validation"]
 
 
 def cli_json(*args: str) -> dict:
@@ -163,9 +171,18 @@ def test_a_malformed_request_gets_a_4xx_with_one_line(client, method, path, body
 
 
 def test_bodies_that_are_not_json_and_bodies_too_large(client):
-    one_line_error(client.post("/api/position", content=b"{not json", headers={"content-type": "application/json"}))
-    one_line_error(client.post("/api/position", content=b'{"position": "k29K b - 1"}',
-                               headers={"content-type": "text/plain"}))
+    json_type = {"content-type": "application/json"}
+    r = client.post("/api/position", content=b"", headers=json_type)
+    assert r.status_code == 422 and one_line_error(r) == "the request has no body: it must be a JSON object"
+    r = client.post("/api/position", content=b"nonsense", headers=json_type)
+    assert one_line_error(r) == "the request body is not JSON: expecting value at line 1 column 1"
+    r = client.post("/api/position", content=b'{"position": "k29K b - 1",\n "moves": [1-]}', headers=json_type)
+    assert one_line_error(r) == "the request body is not JSON: expecting ',' delimiter at line 2 column 13"
+    r = client.post("/api/position", content=b'{"position": "k29K b - 1"}', headers={"content-type": "text/plain"})
+    assert one_line_error(r) == ("the request body must be sent as JSON (Content-Type: application/json), "
+                                 "not as text/plain")
+    assert one_line_error(client.post("/api/position", json=["k29K b - 1"])) == \
+        "the request body must be a JSON object, not a list"
     big = {"position": "k29K b - 1", "moves": ["1-2"] * 30_000}
     r = client.post("/api/position", json=big)
     assert r.status_code == 413 and "100,000 bytes" in one_line_error(r)
@@ -174,7 +191,48 @@ def test_bodies_that_are_not_json_and_bodies_too_large(client):
     r = client.post("/api/position", content=chunks, headers={"content-type": "application/json"})
     assert r.status_code == 413
     # Another Host (a page elsewhere reaching the studio through DNS) is refused.
-    assert client.get("/api/info", headers={"host": "evil.example"}).status_code == 400
+    r = client.get("/api/info", headers={"host": "evil.example:8000"})
+    assert r.status_code == 400 and "'evil.example'" in one_line_error(r)
+
+
+WORDED = [
+    ({"position": 5}, "position: must be a string, not 5"),
+    ({"position": "k29K b - 1", "extra": 1},
+     'the request has no field "extra" (its fields: position, board, hands, side_to_move, variant, defender, '
+     'moves, kanji, standalone)'),
+    ({"board": ["KKKK"]}, "board[0]: must be at most 3 characters long, not 4"),
+    ({"board": ["K"], "hands": {"red": "P"}}, "hands: the key \"red\" must be 'black' or 'white'"),
+    ({"position": "k29K b - 1", "moves": "1-2"}, 'moves: must be a list, not "1-2"'),
+    ({"position": "k29K b - 1", "a": 1, "b": 2}, 'the request has no field "a" (its fields: position, board, '
+     'hands, side_to_move, variant, defender, moves, kanji, standalone) (and 1 more error)'),
+]
+
+
+@pytest.mark.parametrize("body,said", WORDED, ids=[str(i) for i in range(len(WORDED))])
+def test_a_body_that_does_not_fit_is_said_in_words(client, body, said):
+    assert one_line_error(client.post("/api/position", json=body)) == said
+
+
+def test_nested_fields_and_other_endpoints_are_said_in_words(client):
+    cases = [
+        ("/api/solve", {}, "problem is missing: it is required"),
+        ("/api/solve", {"problem": {}}, "problem.position is missing: it is required"),
+        ("/api/solve", {"problem": {"position": "k1P2H25 b G", "colour": "red"}},
+         'problem has no field "colour" (its fields: position, variant, defender, length, solution, id, title, '
+         'author, tags, notes)'),
+        ("/api/solve", {"problem": {"position": "k1P2H25 b G"}, "limits": {"time_limit": -1}},
+         "limits.time_limit: must be more than 0, not -1"),
+        ("/api/verify", {"problem": {"position": "k1P2H25 b G", "id": "../x"}},
+         "problem.id: must be letters, digits, '_', '.' and '-', beginning with a letter or a digit, not \"../x\""),
+        ("/api/verify", {"problem": {"position": "k1P2H25 b G", "tags": ["a,b"]}},
+         'problem.tags[0]: must be one line without commas, not "a,b"'),
+        ("/api/compose", {"methods": []}, "methods: must hold at least 1 item, not 0"),
+        ("/api/compose", {"variant": "chess"}, "variant: must be 'ito' or 'rutherford', not \"chess\""),
+    ]
+    for path, body, said in cases:
+        assert one_line_error(client.post(path, json=body)) == said, body
+    assert one_line_error(client.get("/api/nothing")) == "there is nothing at /api/nothing"
+    assert one_line_error(client.put("/api/position", json={})) == "/api/position does not take PUT (it takes POST)"
 
 
 def test_security_headers_and_the_page(client):
@@ -267,6 +325,54 @@ def test_a_job_past_its_time_is_ended_by_the_watchdog(monkeypatch):
         runner.shutdown()
 
 
+def test_shutdown_as_jobs_end_on_their_own_races_with_nothing():
+    """The server stopping just as short jobs end: the monitor thread and
+    the shutdown both see processes go.  Sixty stops at varied moments (a
+    runner whose threads share a process carelessly fails one in four)."""
+    for round_ in range(60):
+        runner = JobRunner(parallel=2, max_jobs=4)
+        runner.start()
+        ids = [runner.submit("solve", {"problem": {"position": "k1P2H25 b G"}, "limits": {}}, 60)["id"]
+               for _ in range(4)]
+        time.sleep((0, 0.02, 0.05)[round_ % 3])
+        runner.shutdown()
+        assert runner.live_pids() == [], round_
+        assert all(runner.view(i)["state"] in ("done", "cancelled") for i in ids), round_
+
+
+def test_shutdown_while_workers_end_at_different_times():
+    """Stopping the server while one worker is slow to end (here: stopped,
+    so that only SIGKILL ends it) and the others end at once: the monitor
+    notices those go while the shutdown waits for the slow one, and the
+    shutdown still ends everything without an error."""
+    import signal
+
+    runner = JobRunner(parallel=3, max_jobs=4)
+    runner.start()
+    try:
+        body = {"problem": {"position": LONG}, "limits": {}}
+        ids = [runner.submit("solve", body, 60)["id"] for _ in range(4)]  # three run, one waits
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not all(runner.view(i)["progress"].get("nodes") for i in ids[:3]):
+            time.sleep(0.05)
+        pids = runner.live_pids()
+        assert len(pids) == 3 and runner.view(ids[3])["progress"].get("queued")
+        os.kill(pids[0], signal.SIGSTOP)
+    finally:
+        started = time.monotonic()
+        runner.shutdown()
+    took = time.monotonic() - started
+    assert jobs_module.KILL_AFTER <= took < jobs_module.KILL_AFTER + 3, took
+    assert runner.live_pids() == []
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    views = [runner.view(i) for i in ids]
+    assert [(v["state"], v["error"]) for v in views] == [("cancelled", "the server stopped")] * 4
+    assert views[3]["elapsed"] is None  # the waiting one never started
+    with pytest.raises(jobs_module.Busy, match="stopping"):
+        runner.submit("solve", body, 60)
+
+
 def test_a_search_limit_is_reported_as_unknown(client):
     body = {"problem": {"position": LONG}, "limits": {"nodes": 2000}}
     view = wait(client, client.post("/api/solve", json=body).json()["id"])
@@ -333,6 +439,24 @@ def test_files_are_read_only_under_the_root_or_bundled(client, root, tmp_path_fa
     r = client.put("/api/collections/link.tsume/problems/x", json={"problem": {"position": "k1P2H25 b G"}})
     assert r.status_code == 403
     assert (outside / "secret.tsume").read_text(encoding="utf-8").count("[") == 1  # untouched
+
+
+def test_a_bundled_collection_under_the_root_is_listed_once(tmp_path):
+    from tsume.collection import bundled_names, bundled_path
+    from tsume.studio.store import Store
+
+    # A root holding the bundled files themselves: tsume's own checkout (or its installed folder).
+    root = bundled_path("examples").resolve().parents[1]
+    (tmp_path / "mine.tsume").write_text("[one]\nposition: k1P2H25 b G\n", encoding="utf-8")
+    listed = Store(root).listing()
+    files = [bundled_path(c["name"]).resolve() if c["bundled"] else (root / c["name"]).resolve() for c in listed]
+    assert len(files) == len(set(files)), listed
+    examples = next(c for c in listed if c["name"] == "examples")
+    assert examples["bundled"] and examples["path"] == bundled_path("examples").resolve().relative_to(root).as_posix()
+    assert [c["name"] for c in listed if c["bundled"]] == bundled_names()
+    # Elsewhere, nothing changes: the bundled ones, then the root's files.
+    assert Store(tmp_path).listing() == [{"name": n, "bundled": True, "writable": False} for n in bundled_names()] + \
+        [{"name": "mine.tsume", "bundled": False, "writable": True}]
 
 
 def test_saving_a_problem_is_atomic_and_reads_back(client, root):

@@ -26,6 +26,7 @@ from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
 from tsume.solve import solve
+from tsume.verify import verify
 
 pytest.importorskip("fastapi", reason="the studio extra is not installed (pip install 'tsume[studio]')")
 pytest.importorskip("uvicorn", reason="the studio extra is not installed (pip install 'tsume[studio]')")
@@ -40,6 +41,15 @@ def studio(tmp_path_factory):
     yield server
     code, err = server.stop()
     assert code == 130 and "Traceback" not in err, err
+
+
+def wait_redrawn(pg, act) -> None:
+    """Do ``act`` and wait until the editor has drawn the board it leads to
+    (so that whatever the page does with its answer is done)."""
+    pg.evaluate("document.querySelector('#editor-board svg').dataset.before = 'yes'")
+    act()
+    wait_js(pg, "document.querySelector('#editor-board svg') && "
+                "!document.querySelector('#editor-board svg').dataset.before")
 
 
 class StudioPage:
@@ -69,9 +79,10 @@ class StudioPage:
     def open_problem(self, collection: str, pid: str) -> None:
         self.tab("collections")
         self.page.select_option("#collection", collection)
-        self.page.click(f'#problems tr[data-id="{pid}"] button.open')
         pr = find(load(locate(collection)), pid)
         given = Position(pr.position, pr.variant, validate=False).fen()
+        # Until its board is drawn anew: the page may show that very problem already.
+        wait_redrawn(self.page, lambda: self.page.click(f'#problems tr[data-id="{pid}"] button.open'))
         wait_js(self.page, f"document.getElementById('pid').value === {json.dumps(pid)} && "
                            f"document.getElementById('position').value === {json.dumps(given)}")
 
@@ -172,6 +183,168 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     assert pg.inner_text("#check-line") == "position: White (not to move) is in check on square 1"
 
 
+DETAIL_INPUTS = ("pid", "title", "author", "tags", "length", "solution")
+
+
+def details(pg) -> dict:
+    return {i: pg.input_value(f"#{i}") for i in DETAIL_INPUTS}
+
+
+def test_a_cleared_board_is_a_new_problem_verified_and_saved_as_one(page):
+    pg = page.page
+    ito05 = find(load(locate("examples")), "ito-05")
+    page.open_problem("examples", "ito-05")
+    assert details(pg) == {"pid": "ito-05", "title": ito05.title, "author": ito05.author,
+                           "tags": ", ".join(ito05.tags), "length": str(ito05.length),
+                           "solution": " ".join(ito05.solution)}
+    assert "examples [ito-05]" in pg.inner_text("#summary") and pg.is_hidden("#detached")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('position').value.startsWith('31 ')")
+    # Nothing of ito-05 is left to verify, save or show against the new board.
+    assert details(pg) == dict.fromkeys(DETAIL_INPUTS, "")
+    summary = pg.inner_text("#summary")
+    assert "new problem (edited from examples [ito-05])" in summary and "mate in" not in summary
+    assert pg.inner_text("#detached-text") == (
+        "A new problem, edited from examples [ito-05]: its id, title, author, tags, stated length and solution "
+        "were that problem's and are cleared. Save asks for an id of its own.")
+    pg.fill("#position", "1kT3H24 b G 1")
+    pg.press("#position", "Enter")
+    wait_js(pg, "document.getElementById('position').value === '1kT3H24 b G 1'")
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    want = verify("1kT3H24 b G 1")
+    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == want.verdict == "sound"
+    assert pg.inner_text("#result-line").startswith(f"Mate in {want.length} plies")
+    # Save asks for an id of its own, and files the problem under it, with nothing of ito-05's.
+    page.tab("setup")
+    pg.fill("#save-file", "edited.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Give the problem an id')")
+    assert not (page.studio.root / "edited.tsume").exists()
+    pg.fill("#pid", "my-own")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [my-own] into edited.tsume')")
+    (saved,) = load(page.studio.root / "edited.tsume")
+    assert (saved.id, saved.position, saved.title, saved.author, saved.tags, saved.length, saved.solution) == \
+        ("my-own", "1kT3H24 b G 1", None, None, [], None, None)
+    # Saved, the board is that problem now.
+    assert "edited.tsume [my-own]" in pg.inner_text("#summary") and pg.is_hidden("#detached")
+
+
+EDITS = {
+    "a piece placed by a click": lambda pg: (pg.click('#palette button[data-token="p"]'),
+                                             click_square(pg, "#editor-board", 20)),
+    "a piece placed by a key": lambda pg: (pg.focus("#editor-board"), pg.keyboard.press("End"),
+                                           pg.keyboard.press("t")),
+    "a string typed": lambda pg: (pg.fill("#position", "H1kf1P1c2K20 b PH 1"), pg.click("#read")),
+    "the side to move": lambda pg: pg.select_option("#side", "white"),
+    "a hand": lambda pg: pg.click('#hands .hand-editor.black button[data-letter="T"][data-delta="1"]'),
+    "the defender's hand": lambda pg: pg.select_option("#defender-rule", "none"),
+    "the start position": lambda pg: pg.click("#start"),
+    "the game": lambda pg: pg.select_option("#variant", "rutherford"),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_every_edit_of_the_board_detaches_the_problem_opened(page, edit):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    EDITS[edit](pg)
+    wait_js(pg, "document.getElementById('summary').textContent.includes('edited from examples [ito-05]')")
+    assert details(pg) == dict.fromkeys(DETAIL_INPUTS, "")
+    assert not pg.is_hidden("#detached")
+
+
+def test_what_is_not_an_edit_keeps_the_problem_and_what_was_typed_stays(page):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    # Selecting a piece, and reading the very string the board shows, change nothing.
+    click_square(pg, "#editor-board", 7)
+    wait_redrawn(pg, lambda: pg.click("#read"))
+    assert details(pg)["pid"] == "ito-05" and pg.is_hidden("#detached")
+    # A title typed before the edit is the user's, not ito-05's: it stays.
+    pg.click("#details summary")
+    pg.fill("#title", "My own idea")
+    pg.dispatch_event("#title", "change")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('pid').value === ''")
+    assert details(pg) == {**dict.fromkeys(DETAIL_INPUTS, ""), "title": "My own idea"}
+    assert "its id, author, tags, stated length and solution were" in pg.inner_text("#detached-text")
+
+
+def test_a_correction_of_the_same_problem_keeps_its_details(page):
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    opened = details(pg)
+    pg.click('#hands .hand-editor.black button[data-letter="P"][data-delta="-1"]')
+    wait_js(pg, "!document.getElementById('detached').hidden")
+    assert details(pg)["pid"] == ""
+    pg.click("#keep-details")
+    assert details(pg) == opened and pg.is_hidden("#detached")
+    assert "examples [ito-05] (edited)" in pg.inner_text("#summary")
+    # Kept: later edits leave the details alone.
+    wait_redrawn(pg, lambda: pg.click('#hands .hand-editor.black button[data-letter="P"][data-delta="1"]'))
+    assert details(pg) == opened and pg.is_hidden("#detached")
+    assert pg.input_value("#position") == "H1kf1P1c2K20 b PHG 1"
+
+
+def test_a_length_filter_applies_as_one_types_and_the_first_click_opens(page, studio):
+    pg = page.page
+    page.tab("collections")
+    pg.select_option("#collection", "seed-ito")
+    problems = studio.api("/api/collections/seed-ito")["problems"]
+    wait_js(pg, f"document.querySelectorAll('#problems tbody tr').length === {len(problems)}")
+    lengths = {p["id"]: p["length"] if p["length"] is not None else p["proven_length"] for p in problems}
+    want = [pid for pid, n in lengths.items() if n is not None and 9 <= n <= 11]
+    assert 0 < len(want) < len(problems)
+    pg.click("#f-min")
+    pg.keyboard.type("9")
+    pg.click("#f-max")
+    pg.keyboard.type("11")
+    # Applied as typed: no blur, no Enter.
+    assert pg.evaluate("document.activeElement.id") == "f-max"
+    shown = pg.locator("#problems tbody tr").evaluate_all("rs => rs.map(r => r.dataset.id)")
+    assert shown == want
+    assert pg.inner_text("#collection-line") == f"{len(want)} of {len(problems)} problems shown."
+    # One click on Open, the filter field still focused, opens the problem.
+    first = pg.locator(f'#problems tr[data-id="{want[0]}"] button.open')
+    first.click()
+    wait_js(pg, f"document.getElementById('pid').value === {json.dumps(want[0])}", timeout=10_000)
+    assert not pg.is_hidden("#panel-setup")
+    # A tag narrows the rows further; clearing the lengths brings the others back.
+    page.tab("collections")
+    tag = next(t for p in problems if p["id"] in want for t in p["tags"])
+    pg.select_option("#f-tag", tag)
+    tagged = [p["id"] for p in problems if p["id"] in want and tag in p["tags"]]
+    assert pg.locator("#problems tbody tr").evaluate_all("rs => rs.map(r => r.dataset.id)") == tagged
+    pg.fill("#f-min", "")
+    pg.fill("#f-max", "")
+    pg.select_option("#f-tag", "")
+    assert pg.locator("#problems tbody tr").evaluate_all("rs => rs.map(r => r.dataset.id)") == \
+        [p["id"] for p in problems]
+
+
+def test_a_root_holding_the_bundled_files_lists_each_collection_once(browser):  # noqa: F811
+    from tsume.collection import bundled_names, bundled_path
+
+    # tsume's own checkout (or installed folder) as the root: the bundled files are under it.
+    root = bundled_path("examples").resolve().parents[1]
+    server = Studio(root)
+    try:
+        p = StudioPage(browser, server)
+        p.tab("collections")
+        options = p.page.locator("#collection option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+        p.close()
+    finally:
+        code, err = server.stop()
+    assert code == 130 and "Traceback" not in err, err
+    files = [bundled_path(v).resolve() if v in bundled_names() else (root / v).resolve() for v, _ in options]
+    assert len(files) == len(set(files)), options
+    where = bundled_path("examples").resolve().relative_to(root).as_posix()
+    assert ["examples", f"examples (bundled, {where})"] in options
+
+
 def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     pg = page.page
     page.open_problem("examples", "ito-09")
@@ -245,6 +418,11 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     pg.uncheck('input[name="c-method"][value="random"]')
     pg.uncheck('input[name="c-method"][value="reverse"]')
     pg.fill("#c-count", "2")
+    # Every line the progress shows, as it shows it.
+    pg.evaluate("""window.progressLines = [];
+        const line = document.getElementById('compose-progress');
+        new MutationObserver(() => window.progressLines.push(line.textContent))
+            .observe(line, {childList: true, characterData: true, subtree: true});""")
     pg.click("#compose")
     wait_js(pg, "document.getElementById('compose-progress').textContent.length > 0")
     wait_js(pg, "document.getElementById('compose-progress').textContent.startsWith('Done')", timeout=90_000)
@@ -254,6 +432,14 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     composed = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "compose"][-1]
     problems = studio.api(f"/api/jobs/{composed['id']}")["result"]["problems"]
     assert [p["id"] for p in problems] == [items.nth(i).get_attribute("data-id") for i in range(2)]
+    # The progress names the target; each problem has its diagram, as the engine sets it up.
+    lines = [t for t in pg.evaluate("window.progressLines") if t]
+    assert all(re.match(r"(Composing: [0-2] of 2 accepted|Waiting for a free worker)", t) for t in lines[:-1]), lines
+    assert any(t.startswith("Composing: ") for t in lines) and lines[-1].startswith("Done: 2 of 2 accepted from")
+    for i, p in enumerate(problems):
+        wait_js(pg, f"document.querySelectorAll('#composed li')[{i}].querySelector('.diagram svg') !== null")
+        want = tsume_position(p["position"], p["variant"], defender_hand=p["defender"])
+        check_diagram(items.nth(i).locator(".diagram svg").evaluate(READ_DIAGRAM), want, f"composed {p['id']}")
     items.first.locator("button.open").click()
     given = Position(problems[0]["position"], validate=False).fen()
     wait_js(pg, f"document.getElementById('position').value === {json.dumps(given)}")

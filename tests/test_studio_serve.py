@@ -6,10 +6,15 @@ process and no half-written file behind."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import select
+import signal
 import subprocess
 import sys
 import time
 import urllib.request
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -84,3 +89,35 @@ def test_bad_root_port_in_use_and_the_network_warning(tmp_path):
         other.send_signal(2)
         _, err = other.communicate(timeout=20)
     assert "no authentication" in err and other.returncode == 130
+
+
+def test_open_with_no_browser_says_so(tmp_path):
+    # No display and no terminal: Python's webbrowser knows no browser to start.
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "TERM", "BROWSER")}
+    studio = subprocess.Popen([sys.executable, "-m", "tsume", "serve", "--open", "--port", "0", "--root", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                              preexec_fn=as_from_a_terminal)
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", studio.stdout.readline()).group(0)
+        ready, _, _ = select.select([studio.stderr], [], [], 20)
+        said = studio.stderr.readline() if ready else ""
+    finally:
+        studio.send_signal(signal.SIGINT)
+        studio.communicate(timeout=20)
+    assert said == f"tsume: warning: no web browser could be opened (--open): open {url} in one yourself\n"
+    assert studio.returncode == 130
+
+
+def test_a_browser_that_fails_to_start_is_said_too(monkeypatch):
+    from tsume.studio import server
+
+    def broken(url: str) -> bool:
+        raise webbrowser.Error("could not locate runnable browser")
+
+    said: list[str] = []
+    monkeypatch.setattr(server.webbrowser, "open", broken)
+    assert server.open_browser_at("http://127.0.0.1:8000/", said.append) is False
+    assert said == ["tsume: warning: no web browser could be opened (--open): open http://127.0.0.1:8000/ in one yourself"]
+    said.clear()
+    monkeypatch.setattr(server.webbrowser, "open", lambda url: True)
+    assert server.open_browser_at("http://127.0.0.1:8000/", said.append) is True and said == []

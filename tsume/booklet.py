@@ -6,11 +6,15 @@ solution -- the main line in the readable notation, the variations with their
 lengths -- at the back (``solutions="end"``), behind a "Show solution" button
 (``"hidden"``), or under the diagram (``"inline"``).  Every solution has a
 step-through viewer: the positions after each move of the main line are
-computed here, in Python, and embedded as SVG frames, so the page's script only
-switches frames (buttons, or the arrow keys).  Nothing is fetched: the style
-sheet, the diagrams and the script are all in the file.  Printing the page
-("print to PDF") gives one problem per page and the solutions on their own
-pages; buttons and viewers are left out of print.
+computed here, in Python, and embedded as position strings; the page's script
+(``booklet_static/board.js``, the steps of :func:`tsume.svg.board`) draws a
+position's diagram when it is shown, so the page knows no rules and carries one
+SVG per problem, not one per position.  Nothing is fetched: the style sheet,
+the diagrams, the data and the scripts are all in the file.  Diagrams are 32
+pixels a square, a file longer than 32 squares folded into rows, so that square
+numbers and captions stay legible.  Printing the page ("print to PDF") gives
+one problem per page and the solutions on their own pages; buttons and viewers
+are left out of print.
 
 The solutions are the solver's (:func:`tsume.solve.solve`), not the
 collection's ``solution:`` lines, so a booklet never prints a line the engine
@@ -35,9 +39,11 @@ from .limits import Limits
 from .outcome import Status, Verdict
 from .position import COLOUR_NAMES, Position
 from .problem import REST
+from .play import frame_keys, play_tree
 from .render import hand_text, mated, numbered, plies
 from .solve import solve
-from .svg import STYLE, board
+from .svg import STYLE, board, drawing_data
+from .variant import get_variant
 from .verify import verify as verify_problem
 
 __all__ = ["build", "prepare", "render", "Entry", "SOLUTIONS", "DEFAULT_NODE_LIMIT", "DEFAULT_LIMITS"]
@@ -49,6 +55,12 @@ SOLUTIONS = ("end", "hidden", "inline")
 DEFAULT_NODE_LIMIT = 5_000_000
 #: The limits per problem unless the caller gives others.
 DEFAULT_LIMITS = Limits(nodes=DEFAULT_NODE_LIMIT)
+#: A square's width on screen, in pixels: the square numbers and captions
+#: (fonts of 0.3 of a square, tsume.svg) are then 9.6 px.
+SQUARE_PX = 32
+#: The most squares in a row: 32 of them (1,037 px) fit the page's column, so
+#: a longer file is folded into rows of equal length.
+ROW_SQUARES = 32
 
 
 @dataclass
@@ -77,15 +89,16 @@ class Entry:
     verdict: Verdict | None = None
     #: The verifier's findings, one readable line each, when verified.
     findings: list[str] = field(default_factory=list)
-    #: The play tree (tsume.play.play_tree) with its SVG frames, for the play mode.
+    #: The play tree (tsume.play.play_tree) and every position its page shows
+    #: (``positions``: key -> [position string, last move, in check]), for the play mode.
     play: dict | None = None
 
 
 def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS,
-            play: bool = False, kanji: bool = False) -> Entry:
+            play: bool = False) -> Entry:
     """Solve (and with ``verify`` verify) one problem for a booklet, within
-    ``limits``; with ``play``, also build its play tree and the diagrams of
-    every position in it (``kanji`` for their faces)."""
+    ``limits``; with ``play``, also build its play tree and every position
+    it shows."""
     tsume = record.problem()
     entry = Entry(number=number, problem=record, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
@@ -108,27 +121,52 @@ def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits
         if v.useless:
             entry.useless.add((v.ply, v.readable))
     if play:
-        from .play import frames, play_tree
-
         tree = play_tree(tsume, limits=limits)
-        entry.play = {**tree, "frames": frames(tree, kanji=kanji)}
+        entry.play = {**tree, "positions": _play_positions(tree)}
     return entry
 
 
-def _frames(entry: Entry, kanji: bool) -> list[str]:
-    """The SVG of the position before the first move and after each move of the main line."""
+def _fold(n: int) -> int:
+    """The squares per row of an ``n``-square file: all of them, or rows of
+    equal length, none longer than :data:`ROW_SQUARES`."""
+    rows = -(-n // ROW_SQUARES)
+    return -(-n // rows)
+
+
+def _line(entry: Entry) -> dict:
+    """The viewer's data: the position before the first move and after each
+    move of the main line, whether the side to move is in check there (one
+    digit each), and the moves; the page draws the frames from it."""
     pos = entry.position.copy()
-    total = len(entry.mainline)
-    # The page holds the diagrams' style sheet once (render()), not each frame.
-    out = [board(pos, kanji=kanji, standalone=False,
-                 caption=f"Start: {COLOUR_NAMES[pos.turn]} to move.  {pos.fen()}")]
-    for i, (move, readable) in enumerate(zip(entry.mainline, entry.readable), 1):
-        m = pos.parse_move(move)
-        pos.push(m)
-        mark = "#" if i == total else ""  # the solver's mate (a useless interposition may remain)
-        out.append(board(pos, kanji=kanji, lastmove=m, standalone=False,
-                         caption=f"After {i}. {readable}{mark} (ply {i} of {total}).  {pos.fen()}"))
+    positions, check = [pos.fen()], ["0"]
+    for move in entry.mainline:
+        pos.push_str(move)
+        positions.append(pos.fen())
+        check.append("1" if pos.is_check() else "0")
+    return {"variant": pos.variant.spec, "fold": _fold(pos.n), "positions": positions, "check": "".join(check),
+            "moves": entry.mainline, "readable": entry.readable}
+
+
+def _play_positions(tree: dict) -> dict[str, list]:
+    """Every position the play mode shows, keyed as tsume.play.frames keys
+    its diagrams: [position string, the move that led there (tinted), 1 if
+    the side to move is in check]."""
+    variant = get_variant(tree["variant"])
+    out: dict[str, list] = {}
+    for key, start, moves in frame_keys(tree):
+        pos = Position(start, variant)
+        last = tree["nodes"][int(key[1:])].get("last") if not moves and key != "n0" else None
+        for move in moves:
+            pos.push_str(move)
+            last = move
+        out[key] = [pos.fen(), last or "", 1 if pos.is_check() else 0]
     return out
+
+
+def _script_json(data: object) -> str:
+    """JSON for a ``<script type="application/json">`` element: ``<`` escaped,
+    so that no text in it can end the element."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
 
 
 def _stipulation(entry: Entry) -> str:
@@ -174,7 +212,7 @@ def _verdict(entry: Entry) -> str:
     return f'<div class="verdict {escape(entry.verdict)}"><p>{head}.</p><ul>{items}</ul></div>'
 
 
-def _solution(entry: Entry, kanji: bool) -> str:
+def _solution(entry: Entry) -> str:
     """The solution block of one problem: main line, viewer, variations."""
     pr = entry.problem
     head = f'<h3><span class="number">{entry.number}</span> {escape(pr.id)}</h3>'
@@ -193,17 +231,18 @@ def _solution(entry: Entry, kanji: bool) -> str:
     left = entry.leftover if entry.leftover not in (None, "-") else "nothing"
     out = [head, f'<p class="length">{lengths}; the attacker has {escape(left)} left.</p>',
            f'<ol class="mainline">{items}</ol>']
-    frames = _frames(entry, kanji)
-    out.append(f'<div class="viewer" tabindex="0" data-frames="{len(frames)}" data-ply="0" '
+    line = _line(entry)
+    frames = len(line["positions"])
+    out.append(f'<div class="viewer" tabindex="0" data-frames="{frames}" data-ply="0" '
                f'aria-label="Step through the solution of problem {entry.number}">')
-    out.append(f'<div class="frame-view" style="--squares:{entry.position.n}">{frames[0]}</div>')
+    out.append('<div class="frame-view"></div>')
     out.append('<div class="controls">'
                '<button type="button" data-go="first" title="Start (Home)">&laquo; Start</button>'
                '<button type="button" data-go="prev" title="Back (left arrow)">&lsaquo; Back</button>'
-               f'<span class="ply-label">0 / {len(frames) - 1}</span>'
+               f'<span class="ply-label">0 / {frames - 1}</span>'
                '<button type="button" data-go="next" title="Forward (right arrow)">Forward &rsaquo;</button>'
                '<button type="button" data-go="last" title="End (End)">End &raquo;</button></div>')
-    out.extend(f'<template class="frame">{f}</template>' for f in frames)
+    out.append(f'<script type="application/json" class="line">{_script_json(line)}</script>')
     out.append("</div>")
     counted = [v for v in entry.variations if v[2] is not None]
     useless = [v for v in entry.variations if (v[0], v[1]) in entry.useless]
@@ -216,10 +255,13 @@ def _solution(entry: Entry, kanji: bool) -> str:
             out.append(f'<li>{escape(moves)} <span class="vlen">({plies(length or 0)})</span></li>')
         out.append("</ul>")
     if useless:
-        by_ply: dict[int, list[str]] = {}
+        # Each group after the check it answers, the mating move's included.
+        checks = numbered(mated(entry.readable))
+        by_check: dict[int, list[str]] = {}
         for ply, move, _, _ in useless:
-            by_ply.setdefault(ply, []).append(move)
-        text = "; ".join(f"at ply {p}: {', '.join(ms)}" for p, ms in sorted(by_ply.items()))
+            by_check.setdefault(ply - 1, []).append(move)
+        text = "; ".join(f"after {checks[p - 1] if 0 < p <= len(checks) else p}: {', '.join(ms)}"
+                         for p, ms in sorted(by_check.items()))
         out.append(f'<p class="useless">Useless interpositions (refuted, not counted): {escape(text)}.</p>')
     if unsettled:
         text = "; ".join(f"{ply}. {move}" for ply, move, _, _ in unsettled)
@@ -227,134 +269,44 @@ def _solution(entry: Entry, kanji: bool) -> str:
     return "".join(out)
 
 
-_CSS = """
-:root{--ink:#1a1a1a;--muted:#5f5f5f;--rule:#d9cfb8;--accent:#8a2b1d}
-*{box-sizing:border-box}
-body{margin:0 auto;max-width:1100px;padding:1rem;font-family:Georgia,'Times New Roman',serif;color:var(--ink);
-line-height:1.45;background:#fff}
-header.cover{padding:2rem 0;border-bottom:2px solid var(--rule)}
-header.cover h1{margin:0 0 .5rem;font-size:2rem}
-.problem,.solution{padding:1rem 0;border-bottom:1px solid var(--rule)}
-.problem h2{margin:.2rem 0;font-size:1.3rem}
-.number{display:inline-block;min-width:2.2em;padding:0 .35em;margin-right:.4em;border-radius:.3em;
-background:var(--ink);color:#fff;text-align:center;font-family:sans-serif}
-.meta{margin:.2rem 0;color:var(--muted)}
-.meta .title{color:var(--ink);font-style:italic}
-.diagram,.frame-view{overflow-x:auto}
-/* About 30 px a square, never wider than the page; below 18 px a square the
-   diagram scrolls sideways instead of shrinking (a phone). */
-.diagram svg,.frame-view svg{display:block;height:auto;width:calc(var(--squares) * 30px + 16px);max-width:100%;
-min-width:calc(var(--squares) * 18px + 16px)}
-.hands{margin:.3rem 0;font-size:.95rem}
-.verdict{margin:.5rem 0;padding:.3rem .7rem;border-left:4px solid var(--accent);background:#fbeeee}
-.verdict.sound{border-left-color:#2e7d32;background:#eef7ee}
-.verdict p{margin:.2rem 0;font-weight:bold}
-button{font:inherit;font-size:.9rem;padding:.25em .7em;margin:.15em;border:1px solid #8c7b5b;border-radius:.3em;
-background:#f7f1e3;color:var(--ink);cursor:pointer}
-button:hover{background:#efe4c9}
-button:focus-visible{outline:2px solid #1565c0}
-ol.mainline li{min-width:8em;font-family:ui-monospace,Menlo,Consolas,monospace}
-.viewer{margin:.6rem 0;padding:.4rem;border:1px solid var(--rule);border-radius:.4rem}
-.viewer:focus{outline:2px solid #1565c0}
-.ply-label{min-width:5em;text-align:center;font-family:sans-serif}
-.variations{margin:.3rem 0;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92rem}
-.useless,.unsettled,.no-solution{color:var(--muted)}
-.solutions>h1{border-bottom:2px solid var(--rule)}
-@media (max-width:640px){body{padding:.5rem}ol.mainline li{min-width:6em}}
-@media print{
- body{max-width:none;padding:0}
- .problem{break-before:page;border:none}
- .solutions{break-before:page}
- .solutions .solution{break-inside:avoid}
- .solutions.paged .solution{break-before:page}
- .viewer,button.show-solution{display:none}
- .solution-body[hidden]{display:none}
- ol.mainline button.move{border:none;background:none}
- .diagram svg{min-width:0;max-width:100%}
-}
-"""
+_HERE = Path(__file__).resolve().parent
+#: The booklet's style sheet and scripts: the page's own, and the diagrams' renderer.
+_STATIC = _HERE / "booklet_static"
+#: The move lists' style and the play mode's script and style sheet, shared with the studio.
+_STUDIO = _HERE / "studio" / "static"
 
-_SCRIPT = """
-(function(){
-  'use strict';
-  var active = null;
-  function show(viewer, ply){
-    var frames = viewer.querySelectorAll('template.frame');
-    ply = Math.max(0, Math.min(frames.length - 1, ply));
-    var view = viewer.querySelector('.frame-view');
-    view.replaceChildren(frames[ply].content.cloneNode(true));
-    viewer.dataset.ply = String(ply);
-    viewer.querySelector('.ply-label').textContent = ply + ' / ' + (frames.length - 1);
-    var solution = viewer.closest('.solution-body') || viewer.parentNode;
-    solution.querySelectorAll('button.move').forEach(function(b){
-      b.classList.toggle('current', Number(b.dataset.ply) === ply);
-    });
-    active = viewer;
-  }
-  function step(viewer, how){
-    var ply = Number(viewer.dataset.ply), last = viewer.querySelectorAll('template.frame').length - 1;
-    var to = {first: 0, prev: ply - 1, next: ply + 1, last: last}[how];
-    if (to !== undefined) show(viewer, to);
-  }
-  document.querySelectorAll('.viewer').forEach(function(viewer){
-    viewer.querySelectorAll('.controls button').forEach(function(b){
-      b.addEventListener('click', function(){ step(viewer, b.dataset.go); });
-    });
-    viewer.addEventListener('focus', function(){ active = viewer; });
-    var body = viewer.closest('.solution-body') || viewer.parentNode;
-    body.querySelectorAll('button.move').forEach(function(b){
-      b.addEventListener('click', function(){ show(viewer, Number(b.dataset.ply)); });
-    });
-  });
-  document.addEventListener('keydown', function(e){
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    var viewer = (document.activeElement && document.activeElement.closest &&
-                  document.activeElement.closest('.solution-body')) ;
-    viewer = viewer ? viewer.querySelector('.viewer') : active;
-    if (!viewer || viewer.offsetParent === null) return;
-    var how = {ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last'}[e.key];
-    if (how) { e.preventDefault(); step(viewer, how); }
-  });
-  document.querySelectorAll('button.show-solution').forEach(function(b){
-    b.addEventListener('click', function(){
-      var body = document.getElementById(b.getAttribute('aria-controls'));
-      var open = body.hidden;
-      body.hidden = !open;
-      b.setAttribute('aria-expanded', String(open));
-      b.textContent = open ? 'Hide solution' : 'Show solution';
-      if (open) { var v = body.querySelector('.viewer'); if (v) active = v; }
-    });
-  });
-})();
-"""
-
-
-#: The play mode's script and style sheet, shared with the studio.
-_ASSETS = Path(__file__).resolve().parent / "studio" / "static"
-
+# The play mode is the studio's (play.js), given the diagrams as a lazy
+# object: each is drawn from its position the first time the player needs it.
 _PLAY_GLUE = """
 document.querySelectorAll('.play').forEach((box) => {
   const start = box.querySelector('button.play-start');
   start.addEventListener('click', () => {
     const data = JSON.parse(box.querySelector('script.play-data').textContent);
+    const drawn = {};
+    const frames = new Proxy(drawn, {get(_, key) {
+      if (typeof key !== 'string' || !Object.hasOwn(data.positions, key)) return undefined;
+      const at = data.positions[key];
+      drawn[key] ??= TsumeBooklet.draw(data.variant, at[0], {fold: data.fold, lastmove: at[1] || null, check: !!at[2]});
+      return drawn[key];
+    }});
     start.hidden = true;
-    createPlayer(box.querySelector('.play-area'), data);
+    createPlayer(box.querySelector('.play-area'), {...data, frames});
   });
 });
 """
 
 
-def _asset(name: str) -> str:
-    return (_ASSETS / name).read_text(encoding="utf-8")
+def _asset(folder: Path, name: str) -> str:
+    return (folder / name).read_text(encoding="utf-8")
 
 
 def _play_box(entry: Entry) -> str:
-    """The play mode of one problem: a button, and its play tree as JSON
-    (``<`` escaped, so that no text in it can end the script element)."""
-    data = json.dumps(entry.play, separators=(",", ":")).replace("<", "\\u003c")
+    """The play mode of one problem: a button, and its play tree and positions as JSON."""
+    assert entry.play is not None
+    data = {**entry.play, "fold": _fold(entry.position.n)}
     return (f'<div class="play" id="play-{entry.number}"><button type="button" class="play-start">'
             f'Solve it yourself</button><div class="play-area"></div>'
-            f'<script type="application/json" class="play-data">{data}</script></div>')
+            f'<script type="application/json" class="play-data">{_script_json(data)}</script></div>')
 
 
 def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanji: bool = False,
@@ -383,8 +335,8 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="tsume {escape(__version__)}">',
         # The move lists' rules first, as the studio links them before its own.
-        f"<title>{escape(title)}</title><style>{_asset('moves.css')}{_CSS}</style>",
-        f"<style>{_asset('play.css')}</style>" if any(e.play is not None for e in entries) else "",
+        f"<title>{escape(title)}</title><style>{_asset(_STUDIO, 'moves.css')}{_asset(_STATIC, 'booklet.css')}</style>",
+        f"<style>{_asset(_STUDIO, 'play.css')}</style>" if any(e.play is not None for e in entries) else "",
         # The diagrams' own style sheet, once for all of them.
         STYLE.replace("<style>", '<style id="tsume-board-style">'),
         "</head><body>",
@@ -397,20 +349,20 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
                    f'data-number="{e.number}">')
         out.append(f'<h2><span class="number">{e.number}</span> {escape(_stipulation(e))}</h2>')
         out.append(f'<p class="meta">{_meta(e)}</p>')
-        out.append(f'<div class="diagram" style="--squares:{e.position.n}">'
-                   f'{board(e.position, kanji=kanji, standalone=False)}</div>')
+        out.append(f'<div class="diagram">{board(e.position, kanji=kanji, standalone=False, fold=_fold(e.position.n), size=SQUARE_PX)}'
+                   "</div>")
         out.append(f'<p class="hands">{_hands_line(e)}</p>')
         out.append(_verdict(e))
         if e.play is not None:
             out.append(_play_box(e))
         body = f'<div class="solution" id="solution-{e.number}" data-id="{escape(e.problem.id)}">'
         if solutions == "inline":
-            out.append(f'{body}<div class="solution-body" id="solution-body-{e.number}">{_solution(e, kanji)}'
+            out.append(f'{body}<div class="solution-body" id="solution-body-{e.number}">{_solution(e)}'
                        "</div></div>")
         elif solutions == "hidden":
             out.append(f'{body}<button type="button" class="show-solution" aria-expanded="false" '
                        f'aria-controls="solution-body-{e.number}">Show solution</button>'
-                       f'<div class="solution-body" id="solution-body-{e.number}" hidden>{_solution(e, kanji)}'
+                       f'<div class="solution-body" id="solution-body-{e.number}" hidden>{_solution(e)}'
                        "</div></div>")
         out.append("</article>")
     out.append("</main>")
@@ -418,12 +370,15 @@ def render(entries: Sequence[Entry], *, title: str, solutions: str = "end", kanj
         out.append('<section class="solutions"><h1>Solutions</h1>')
         for e in entries:
             out.append(f'<div class="solution" id="solution-{e.number}" data-id="{escape(e.problem.id)}">'
-                       f'<div class="solution-body" id="solution-body-{e.number}">{_solution(e, kanji)}</div></div>')
+                       f'<div class="solution-body" id="solution-body-{e.number}">{_solution(e)}</div></div>')
         out.append("</section>")
-    out.append(f"<script>{_SCRIPT}</script>")
+    variants = {e.position.variant.spec: e.position.variant for e in entries}
+    drawing = {**drawing_data(list(variants.values())), "page": {"kanji": kanji, "size": SQUARE_PX}}
+    out.append(f'<script type="application/json" id="tsume-drawing">{_script_json(drawing)}</script>')
+    out.append(f"<script>{_asset(_STATIC, 'board.js')}\n{_asset(_STATIC, 'booklet.js')}</script>")
     if any(e.play is not None for e in entries):
         # The studio's play mode, inlined: one script for both (tsume/studio/static/play.js).
-        out.append(f'<script type="module">{_asset("play.js")}\n{_PLAY_GLUE}</script>')
+        out.append(f'<script type="module">{_asset(_STUDIO, "play.js")}\n{_PLAY_GLUE}</script>')
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
@@ -467,7 +422,7 @@ def build(
     progress = check_callback(progress)
     entries = []
     for i, pr in enumerate(problems, 1):
-        entry = prepare(pr, i, verify=verify, limits=limits, play=play, kanji=kanji)
+        entry = prepare(pr, i, verify=verify, limits=limits, play=play)
         entries.append(entry)
         if progress is not None:
             progress(i, len(problems), entry)

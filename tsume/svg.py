@@ -57,8 +57,10 @@ from xml.sax.saxutils import escape, quoteattr
 from .arguments import check_flag, check_positive_int
 from .errors import ArgumentError
 from .position import BLACK, COLOUR_NAMES, WHITE, Position
+from .tables import Tables, tables_for
+from .variant import Variant
 
-__all__ = ["board", "piece", "max_text_width", "STYLE", "MAX_SIZE"]
+__all__ = ["board", "piece", "max_text_width", "drawing_data", "STYLE", "MAX_SIZE"]
 
 #: The largest ``size`` (pixels per square) a diagram takes.
 MAX_SIZE = 1000
@@ -66,10 +68,13 @@ MAX_SIZE = 1000
 #: The size of a square in SVG user units (the viewBox scales it).
 SQUARE = 40
 _MARGIN = 8
-_NUMBER_BAND = 14   # the square numbers above each row
+_NUMBER_BAND = 16   # the square numbers above each row
 _HAND_BAND = 34     # one hand's row
 _ROW_GAP = 10       # between folded rows
 # The font sizes of the style sheet, in user units: the layout reserves room by them.
+# The square numbers and the caption are 0.3 of a square: 9.6 px where a page
+# draws a square 32 px wide (the booklet), the least a reader makes out easily.
+_NUMBER_SIZE = 12
 _LABEL_SIZE = 13    # a hand's side name (bold when that side is to move) and "none"
 _COUNT_SIZE = 11    # the count beside a hand piece
 _CAPTION_SIZE = 12
@@ -91,7 +96,7 @@ STYLE = (
     ".tsume-board .sq.lastmove{fill:#f2d45c}"
     ".tsume-board .sq.check{fill:#f08a8a}"
     ".tsume-board .check-ring{fill:none;stroke:#c8102e;stroke-width:3}"
-    ".tsume-board .num{font-size:10px;fill:#6b6b6b;text-anchor:middle}"
+    f".tsume-board .num{{font-size:{_NUMBER_SIZE}px;fill:#6b6b6b;text-anchor:middle}}"
     ".tsume-board .piece polygon{fill:#f3d9a4;stroke:#5a4326;stroke-width:1.2;stroke-linejoin:round}"
     ".tsume-board .piece text{font-size:17.5px;font-weight:bold;text-anchor:middle;"
     "dominant-baseline:central;fill:#1a1a1a}"
@@ -193,15 +198,14 @@ def _face_label(pos: Position, value: int, kanji: bool) -> str:
     t = pos.t
     face = value >> 1
     if kanji:
-        char = _kanji(pos, face)
+        char = _kanji(pos.variant, t, face)
         if char:
             return char
     return t.face_letters[face].lstrip("+")
 
 
-def _kanji(pos: Position, face: int) -> str:
-    t = pos.t
-    kind = pos.variant.kinds[t.face_kind[face]]
+def _kanji(variant: Variant, t: Tables, face: int) -> str:
+    kind = variant.kinds[t.face_kind[face]]
     f = kind.promoted if t.face_promoted[face] and kind.promoted is not None else kind.unpromoted
     return f.kanji
 
@@ -421,3 +425,35 @@ def board(
         out.append(f'<text class="caption" x="{_MARGIN}" y="{baseline:.1f}">{escape(line)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def drawing_data(variants: "list[Variant]") -> dict:
+    """What a page's script needs to draw diagrams of ``variants`` as
+    :func:`board` draws them (``tsume/booklet_static/board.js``): the sizes
+    of the layout and, per variant spec, its faces and kinds, as JSON values.
+
+    The script repeats board()'s steps with these numbers; the tests compare
+    its output with board()'s, character for character.
+    """
+    out: dict = {
+        "layout": {"square": SQUARE, "margin": _MARGIN, "numberBand": _NUMBER_BAND, "handBand": _HAND_BAND,
+                   "rowGap": _ROW_GAP, "labelSize": _LABEL_SIZE, "countSize": _COUNT_SIZE,
+                   "captionSize": _CAPTION_SIZE, "captionLeading": _CAPTION_LEADING, "signRoom": _SIGN_ROOM,
+                   "gap": _GAP, "em": {"wide": _WIDE_EM, "upper": _UPPER_EM, "narrow": _NARROW_EM, "cjk": _CJK_EM},
+                   "upper": "".join(sorted(_UPPER)), "colours": list(COLOUR_NAMES)},
+        "variants": {},
+    }
+    for variant in variants:
+        if not isinstance(variant, Variant):
+            raise ArgumentError(f"drawing_data takes variants, not {type(variant).__name__}")
+        t = tables_for(variant, variant.board_length or variant.min_length)
+        faces = []
+        for face in range(1, len(t.face_letters)):
+            kind = variant.kinds[t.face_kind[face]]
+            faces.append({"letter": t.face_letters[face], "name": t.face_names[face],
+                          "promoted": bool(t.face_promoted[face]), "royal": kind.royal,
+                          "kanji": _kanji(variant, t, face)})
+        out["variants"][variant.spec] = {
+            "title": variant.title, "faces": faces,
+            "kinds": [{"letter": t.kind_letters[k], "face": t.unpromoted_face[k]} for k in range(t.nkinds)]}
+    return out

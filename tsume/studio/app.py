@@ -17,10 +17,12 @@ tricks).  The page may fetch only from this server (Content-Security-Policy).
 
 from __future__ import annotations
 
+import http
 import inspect
 import logging
 import shutil
 import tempfile
+import typing
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,8 +32,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from .. import __version__
 from ..collection import Record
@@ -41,7 +43,7 @@ from ..variant import VARIANTS
 from . import calls
 from .jobs import DONE, Busy, JobRunner
 from .models import (MEMORY_LIMITS, TIME_LIMITS, BookletIn, ComposeIn, LimitsIn, PlayIn, PositionIn, SaveProblemIn,
-                     SaveRunIn, SolveIn, VerifyIn)
+                     SaveRunIn, SolveIn, VerifyIn, explain)
 from .positions import examine, position_text
 from .store import Store, StoreError
 
@@ -66,13 +68,15 @@ _SECURITY_HEADERS = [
 
 
 class _Guard:
-    """ASGI middleware, outermost: refuse a body over ``limit`` bytes (413,
-    also when it comes in chunks without a length: the body is read here
-    first, and handed on whole), and add the security headers."""
+    """ASGI middleware, outermost: refuse a ``Host`` not in ``hosts`` (400;
+    ``"*"`` takes any), a body over ``limit`` bytes (413, also when it comes
+    in chunks without a length: the body is read here first, and handed on
+    whole), and add the security headers."""
 
-    def __init__(self, app: Any, limit: int) -> None:
+    def __init__(self, app: Any, limit: int, hosts: list[str]) -> None:
         self.app = app
         self.limit = limit
+        self.hosts = {h.lower() for h in hosts}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -84,7 +88,13 @@ class _Guard:
                 message = {**message, "headers": list(message.get("headers", [])) + _SECURITY_HEADERS}
             await send(message)
 
-        too_big = _json(413, f"request body over {self.limit:,} bytes")
+        host = _host(scope)
+        if "*" not in self.hosts and host not in self.hosts:
+            names = " or ".join(sorted(h for h in self.hosts if not h.startswith("[")))
+            refused = _json(400, f"the Host header names {host!r}, not this studio ({names}): refused")
+            await refused(scope, receive, guarded_send)
+            return
+        too_big = _json(413, f"the request body is over {self.limit:,} bytes, the most the studio takes")
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 await too_big(scope, receive, guarded_send)
@@ -116,19 +126,31 @@ class _Guard:
         await self.app(scope, replay, guarded_send)
 
 
+def _host(scope: Any) -> str:
+    """The name a request's Host header gives, without its port ("[::1]" kept whole)."""
+    value = next((v for k, v in scope.get("headers", []) if k == b"host"), b"").decode("latin-1").strip().lower()
+    if value.startswith("["):
+        return value[: value.find("]") + 1] if "]" in value else value
+    return value.split(":")[0]
+
+
 def _json(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(message).split())[:500]}, status_code=status)
 
 
-def _validation_message(exc: RequestValidationError) -> str:
-    """The first problem pydantic found, in one line: ``body.problem.position: ...``."""
-    errors = exc.errors()
-    if not errors:
-        return "malformed request"
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {first.get('msg', 'invalid')}{more}"
+def _validation_message(request: Request, exc: RequestValidationError) -> str:
+    """What FastAPI and pydantic found wrong with a request, in one sentence
+    (models.explain), with the fields of the endpoint's body to name."""
+    model = None
+    endpoint = getattr(request.scope.get("route"), "endpoint", None)
+    if endpoint is not None:
+        try:
+            model = typing.get_type_hints(endpoint).get("body")
+        except Exception:  # noqa: BLE001 - no names to offer is no reason to fail
+            model = None
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        model = None
+    return explain(exc.errors(), model, getattr(exc, "body", None), request.headers.get("content-type"))
 
 
 def _seconds(kind: str, given: float | None, cap: float | None) -> float:
@@ -194,11 +216,19 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _json(422, _validation_message(exc))
+        return _json(422, _validation_message(request, exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _json(exc.status_code, exc.detail if isinstance(exc.detail, str) else "request refused")
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        # Starlette's own refusals say only their status's name: say what was asked.
+        default = message == http.HTTPStatus(exc.status_code).phrase if 100 <= exc.status_code < 600 else False
+        if default and exc.status_code == 404:
+            message = f"there is nothing at {request.url.path[:200]}"
+        elif default and exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            message = f"{request.url.path[:200]} does not take {request.method}" + (f" (it takes {allowed})" if allowed else "")
+        return _json(exc.status_code, message)
 
     @app.exception_handler(StoreError)
     async def _store(request: Request, exc: StoreError) -> JSONResponse:
@@ -371,7 +401,6 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
         problem: Record = calls.problem(fields)
         return store.save_problem(name, problem, replace=body.replace)
 
-    trusted = hosts if hosts is not None else ["127.0.0.1", "localhost", "::1", "[::1]"]
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=trusted)
-    app.add_middleware(_Guard, limit=max_body)  # (added last: the outermost)
+    trusted = hosts if hosts is not None else ["127.0.0.1", "localhost", "[::1]"]
+    app.add_middleware(_Guard, limit=max_body, hosts=trusted)  # (added last: the outermost)
     return app

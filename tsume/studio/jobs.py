@@ -19,6 +19,13 @@ to answer the page.  A job is:
   unfinished jobs a new one is refused (:class:`Busy`);
 * **stopped with the server**: :meth:`JobRunner.shutdown` ends every job.
 
+Threads: the server's threads submit, read and cancel jobs; one monitor
+thread reads the workers' pipes and watches the clock.  A lock guards every
+job, and the monitor alone ends a process's life: it alone joins a worker,
+closes its pipe and forgets them.  Any thread may *signal* a worker (with the
+lock held, so that the process is still the job's); none but the monitor
+waits for one, so no thread ever finds a process gone from under it.
+
 Everything the rest of the studio knows about jobs is this module's public
 face (:class:`JobRunner`, :class:`Job`, the states): a runner on threads can
 replace the processes once the search releases the GIL.
@@ -26,6 +33,7 @@ replace the processes once the search releases the GIL.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -41,6 +49,8 @@ __all__ = ["JobRunner", "Job", "Busy", "RUNNING", "DONE", "FAILED", "CANCELLED",
 
 RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
 STATES = (RUNNING, DONE, FAILED, CANCELLED)
+
+log = logging.getLogger("tsume.studio")
 
 #: A job still running this long after its time limit is ended by the watchdog.
 GRACE_SECONDS = 10.0
@@ -133,36 +143,43 @@ class JobRunner:
         self._thread.start()
 
     def shutdown(self) -> None:
-        """End every job (SIGTERM, then SIGKILL) and stop the monitor."""
-        self._stopping.set()
+        """End every job (SIGTERM, then SIGKILL) and stop the monitor.
+
+        The monitor ends the processes' lives as it always does (it alone
+        reaps them, see :meth:`_monitor`); this only cancels every job, asks
+        the processes to end, and waits for the monitor to have seen them go."""
         with self._lock:
-            live = [j for j in self._jobs.values() if j.process is not None]
+            self._stopping.set()
+            now = time.monotonic()
             for job in self._jobs.values():
                 if job.state == RUNNING:
                     job.state, job.error, job.finished = CANCELLED, "the server stopped", time.time()
-            for job in live:
-                self._signal(job, signal.SIGTERM)
-        deadline = time.monotonic() + KILL_AFTER
-        for job in live:
-            job.process.join(max(0.0, deadline - time.monotonic()))
-        for job in live:
-            if job.process.is_alive():
-                self._signal(job, signal.SIGKILL)
-                job.process.join(1.0)
-            # The group may outlive its leader (the composer's workers).
-            self._signal(job, signal.SIGKILL)
-            self._close(job)
+                if job.process is not None:
+                    self._signal(job, signal.SIGTERM)
+                    job.kill_at = now + KILL_AFTER
         self._poke()
         if self._thread is not None:
-            self._thread.join(2.0)
+            self._thread.join(KILL_AFTER + 3.0)
+            if self._thread.is_alive():
+                # A process that outlives SIGKILL (stuck in the kernel): leave it, and the monitor with it.
+                log.warning("jobs: a worker process did not end within %.0f s of the shutdown", KILL_AFTER + 3.0)
+                return
+        # No monitor (never started, or it died): reap here, now that no other thread does.
+        with self._lock:
+            for job in self._jobs.values():
+                if job.process is not None:
+                    self._signal(job, signal.SIGKILL)
+                    job.process.join(1.0)
+                    self._ended(job)
 
     # --- requests -----------------------------------------------------------------------
 
     def submit(self, kind: str, payload: dict, seconds: float) -> dict[str, Any]:
         """Start (or queue) a job; its view.  Raises :class:`Busy`."""
-        if self._stopping.is_set() or self._ctx is None:
-            raise Busy("the job runner is not running (the server is starting or stopping)")
         with self._lock:
+            # (Under the lock: a job submitted as the server stops is refused, never left waiting.)
+            if self._stopping.is_set() or self._ctx is None:
+                raise Busy("the job runner is not running (the server is starting or stopping)")
             unfinished = sum(1 for j in self._jobs.values() if j.state == RUNNING)
             if unfinished >= self.max_jobs:
                 raise Busy(f"{unfinished} jobs are unfinished, the most this server takes "
@@ -215,7 +232,6 @@ class JobRunner:
         # (A cancelled job whose process has not ended yet is kept until it has.)
         finished = [j for j in self._jobs.values() if j.state != RUNNING and j.process is None]
         for job in finished[: max(0, len(finished) - self.keep)]:
-            self._close(job)
             self._jobs.pop(job.id, None)
 
     def _start_waiting(self) -> None:
@@ -264,10 +280,10 @@ class JobRunner:
             return
         try:
             os.killpg(pid, signum)
-        except (ProcessLookupError, PermissionError):
+        except OSError:
             try:
                 os.kill(pid, signum)
-            except (ProcessLookupError, PermissionError):
+            except OSError:
                 pass
 
     def _close(self, job: Job) -> None:
@@ -279,11 +295,15 @@ class JobRunner:
             job.conn = None
 
     def _monitor(self) -> None:
-        """Read the workers' messages, notice their ends, enforce time limits."""
-        while not self._stopping.is_set():
+        """Read the workers' messages, notice their ends, enforce time limits;
+        after :meth:`shutdown`, until the last process has gone."""
+        while True:
             with self._lock:
                 live = [j for j in self._jobs.values() if j.process is not None]
+                if self._stopping.is_set() and not live:
+                    return
                 waitables = [j.conn for j in live if j.conn is not None] + [j.process.sentinel for j in live]
+            # (Outside the lock: no other thread closes these pipes, the monitor alone does.)
             try:
                 ready = set(multiprocessing.connection.wait(waitables + [self._wake_r], timeout=0.2))
             except OSError:
@@ -318,24 +338,20 @@ class JobRunner:
             self._close(job)
 
     def _ended(self, job: Job) -> None:
-        """The worker process has exited: collect what it said, then forget it."""
+        """The worker process has exited: collect what it said, then forget it
+        (the monitor's, lock held)."""
         self._read(job)
         code = job.process.exitcode
-        job.process.join(0)
         if job.state == RUNNING:
             job.state, job.finished = FAILED, time.time()
             job.error = (f"the job's process ended unexpectedly (exit status {code}): "
                          "out of memory, or killed from outside")
-        self._signal_group_gone(job)
+        # Whatever is left of its process group (the composer's workers) goes too:
+        # before the join, while the leader's id cannot have been reused.
+        self._signal(job, signal.SIGKILL)
+        job.process.join(0)
         self._close(job)
-        job.process = None
-
-    def _signal_group_gone(self, job: Job) -> None:
-        """Whatever is left of the job's process group (the composer's workers) goes too."""
-        try:
-            os.killpg(job.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+        job.process, job.kill_at = None, None
 
     def _watch(self, live: list[Job]) -> None:
         now = time.monotonic()

@@ -9,13 +9,15 @@ with its own one-line messages.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "TIME_LIMITS", "MEMORY_LIMITS", "MAX_NODES", "LimitsIn", "ProblemIn", "PositionIn", "SolveIn", "VerifyIn", "ComposeIn", "PlayIn", "BookletIn",
-    "SaveProblemIn", "SaveRunIn",
+    "SaveProblemIn", "SaveRunIn", "explain",
 ]
 
 #: The studio's defaults and caps (docs/studio.md lists them): seconds per job
@@ -30,8 +32,15 @@ MAX_NODES = 10**10
 Method = Literal["random", "mutate", "reverse"]
 _METHODS: list[Method] = ["random", "mutate", "reverse"]
 
-Line = Annotated[str, Field(max_length=500, pattern=r"^[^\r\n]*$")]
-Word = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\r\n,]*$")]
+_LINE = r"^[^\r\n]*$"
+_WORD = r"^[^\r\n,]*$"
+_ID = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
+#: What each pattern asks for, in words (for the error messages).
+_PATTERNS = {_LINE: "must be one line", _WORD: "must be one line without commas",
+             _ID: "must be letters, digits, '_', '.' and '-', beginning with a letter or a digit"}
+
+Line = Annotated[str, Field(max_length=500, pattern=_LINE)]
+Word = Annotated[str, Field(min_length=1, max_length=40, pattern=_WORD)]
 MoveText = Annotated[str, Field(min_length=1, max_length=16)]
 Token = Annotated[str, Field(max_length=3)]
 
@@ -57,7 +66,7 @@ class ProblemIn(_Strict):
     defender: str | None = Field(default=None, max_length=40, description="rest, none or letters such as 2PT")
     length: int | None = Field(default=None, ge=1, le=999_999, description="the stated length in plies")
     solution: list[MoveText] | None = Field(default=None, max_length=2000)
-    id: str | None = Field(default=None, min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+    id: str | None = Field(default=None, min_length=1, max_length=100, pattern=_ID)
     title: Line | None = None
     author: Line | None = None
     tags: list[Word] = Field(default_factory=list, max_length=50)
@@ -132,3 +141,157 @@ class SaveProblemIn(_Strict):
 class SaveRunIn(_Strict):
     file: str = Field(min_length=1, max_length=1000, description="a path under the root, ending in .tsume")
     replace: bool = False
+
+
+# --- what is wrong with a request, in words ----------------------------------------------------------
+
+#: pydantic's error types, as what the value must be.
+_MUST = {
+    "string_type": "must be a string", "int_type": "must be a whole number", "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number", "float_type": "must be a number", "float_parsing": "must be a number",
+    "finite_number": "must be a finite number", "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false", "list_type": "must be a list", "dict_type": "must be a JSON object",
+    "model_type": "must be a JSON object", "model_attributes_type": "must be a JSON object",
+}
+
+
+def explain(errors: Sequence[Any], model: type[BaseModel] | None = None, body: Any = None,
+            content_type: str | None = None) -> str:
+    """What is wrong with a request body, in one sentence: the first of the
+    errors FastAPI and pydantic found (``model``: the body's model, which
+    names the fields a misspelt one could be; ``body``: the text that is not
+    JSON; ``content_type``: the request's)."""
+    if not errors:
+        return "the request is malformed"
+    text = _explain(errors[0], model, body, content_type)
+    more = len(errors) - 1
+    return text + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
+
+
+def _explain(error: Any, model: type[BaseModel] | None, body: Any, content_type: str | None) -> str:
+    kind = str(error.get("type", ""))
+    loc = tuple(error.get("loc", ()))
+    if loc[:1] == ("body",):
+        loc = loc[1:]
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    if kind == "json_invalid":
+        return _not_json(body, loc[0] if loc and isinstance(loc[0], int) else None, str(ctx.get("error") or ""))
+    if not loc:  # the body as a whole
+        if kind == "missing":
+            return "the request has no body: it must be a JSON object"
+        if isinstance(value, (bytes, bytearray)):  # not read as JSON: its Content-Type said otherwise
+            sent = f"not as {content_type.split(';')[0].strip()}" if content_type else "and this one names no Content-Type"
+            return f"the request body must be sent as JSON (Content-Type: application/json), {sent}"
+        return f"the request body must be a JSON object, not {_a(value)}"
+    if loc[-1] == "[key]":  # a key of a mapping, such as the hands'
+        where, subject = _where(loc[:-2]), f"the key {_shown(loc[-2])}"
+    else:
+        where, subject = _where(loc), ""
+    if kind == "missing":
+        return f"{where} is missing: it is required"
+    if kind == "extra_forbidden":
+        parent = _where(loc[:-1]) if len(loc) > 1 else "the request"
+        fields = _fields(model, loc[:-1])
+        known = f" (its fields: {', '.join(fields)})" if fields else ""
+        return f"{parent} has no field {_shown(loc[-1])}{known}"
+    # (What the value was, unless the subject names it already.)
+    was = "" if subject else f", not {_shown(value)}"
+    if kind in _MUST:
+        phrase = f"{_MUST[kind]}{was}"
+    elif kind in ("literal_error", "enum"):
+        phrase = f"must be {ctx.get('expected', 'one of the values allowed')}{was}"
+    elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        bound = {"greater_than": ("more than", "gt"), "greater_than_equal": ("at least", "ge"),
+                 "less_than": ("less than", "lt"), "less_than_equal": ("at most", "le")}[kind]
+        limit = ctx.get(bound[1])
+        limit = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+        phrase = f"must be {bound[0]} {limit}{was}"
+    elif kind in ("string_too_short", "string_too_long"):
+        n = ctx.get("min_length" if kind == "string_too_short" else "max_length")
+        size = len(value) if isinstance(value, str) else "?"
+        phrase = (f"must be {'at least' if kind == 'string_too_short' else 'at most'} {n} "
+                  f"character{'s' if n != 1 else ''} long, not {size}")
+    elif kind in ("too_short", "too_long"):
+        n = ctx.get("min_length" if kind == "too_short" else "max_length")
+        size = ctx.get("actual_length", len(value) if isinstance(value, (list, dict)) else "?")
+        phrase = f"must hold {'at least' if kind == 'too_short' else 'at most'} {n} item{'s' if n != 1 else ''}, not {size}"
+    elif kind == "string_pattern_mismatch":
+        phrase = f"{_PATTERNS.get(ctx.get('pattern'), 'is not written as it must be')}{was}"
+    else:
+        msg = str(error.get("msg") or "is not valid").replace("Input should be", "must be")
+        phrase = msg[:1].lower() + msg[1:]
+    return f"{where}: {subject + ' ' if subject else ''}{phrase}"
+
+
+def _not_json(body: Any, pos: int | None, what: str) -> str:
+    """JSON's complaint, with its line and column in the body (FastAPI keeps only the offset)."""
+    what = what.strip() or "malformed"
+    what = what[:1].lower() + what[1:]
+    if isinstance(body, (bytes, bytearray)):
+        body = bytes(body).decode("utf-8", errors="replace")
+    if not isinstance(body, str) or pos is None or not 0 <= pos <= len(body):
+        return f"the request body is not JSON: {what}"
+    line = body.count("\n", 0, pos) + 1
+    column = pos - body.rfind("\n", 0, pos)
+    return f"the request body is not JSON: {what} at line {line} column {column}"
+
+
+def _where(loc: Sequence[Any]) -> str:
+    """A place in the body as JavaScript writes it: ``problem.tags[2]``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the request body"
+
+
+def _shown(value: Any) -> str:
+    """A value as the JSON the request held, cut short; a list or an object by its kind."""
+    if isinstance(value, (list, tuple, dict)) or value is None or isinstance(value, (bytes, bytearray)):
+        return _a(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _a(value: Any) -> str:
+    """The kind of a JSON value, with its article."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "something else"
+
+
+def _fields(model: type[BaseModel] | None, loc: Sequence[Any]) -> list[str]:
+    """The fields of the object at ``loc`` in a body of ``model`` ([] if not known)."""
+    for part in loc:
+        if model is None:
+            return []
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(str(part))
+        model = _model_in(field.annotation) if field is not None else None
+    return list(model.model_fields) if model is not None else []
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds, through Optional, list and Annotated."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if get_origin(annotation) is not None:
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None

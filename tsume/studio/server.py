@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from ..errors import ArgumentError
 
-__all__ = ["serve", "is_loopback"]
+__all__ = ["serve", "is_loopback", "open_browser_at"]
 
 
 def is_loopback(host: str) -> bool:
@@ -44,10 +45,31 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _to_stderr(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:  # no terminal any more: nobody to tell
+        pass
+
+
+def open_browser_at(url: str, warn: Callable[[str], None] = _to_stderr) -> bool:
+    """Open ``url`` in the default web browser; if none can be opened (no
+    browser known, or its launcher failed), say so through ``warn``."""
+    try:
+        opened = bool(webbrowser.open(url))
+    except Exception:  # noqa: BLE001 - webbrowser.Error, or a launcher that cannot start: the same to the user
+        opened = False
+    if not opened:
+        warn(f"tsume: warning: no web browser could be opened (--open): open {url} in one yourself")
+    return opened
+
+
 def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
-          parallel: int = 2, max_jobs: int = 8, say: Callable[[str], None] = print) -> None:
+          parallel: int = 2, max_jobs: int = 8, say: Callable[[str], None] = print,
+          warn: Callable[[str], None] = _to_stderr) -> None:
     """Serve the studio until interrupted.  ``port`` 0 takes a free port;
-    ``say`` receives the one line that gives the address."""
+    ``say`` receives the one line that gives the address, ``warn`` a
+    warning (no browser could be opened)."""
     try:
         import uvicorn
         from .app import create_app
@@ -62,7 +84,7 @@ def serve(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, open_b
     def ready() -> None:
         say(f"tsume: the studio is at {url} (files under {Path(root).resolve()}); Ctrl-C stops it")
         if open_browser:
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+            threading.Thread(target=open_browser_at, args=(url, warn), daemon=True).start()
 
     app = create_app(root, parallel=parallel, max_jobs=max_jobs, hosts=hosts, on_ready=ready)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",

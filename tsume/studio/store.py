@@ -95,8 +95,18 @@ class Store:
     def listing(self) -> list[dict[str, Any]]:
         """The bundled collections, then the .tsume files under the root (at
         most :data:`MAX_FILES`, :data:`MAX_DEPTH` folders deep; hidden ones and
-        links out of the root are left out)."""
+        links out of the root are left out).  Each file once: a bundled
+        collection that is also a file under the root (the root is tsume's
+        own checkout) is listed as bundled, with that file's ``path``."""
         out: list[dict[str, Any]] = [{"name": n, "bundled": True, "writable": False} for n in bundled_names()]
+        bundled: dict[Path, dict[str, Any]] = {}
+        for entry in out:
+            found_at = bundled_path(entry["name"])
+            if found_at is not None:
+                try:
+                    bundled[found_at.resolve()] = entry
+                except (OSError, RuntimeError):
+                    pass
         found: list[str] = []
         for seen, (folder, dirs, files) in enumerate(os.walk(self.root, followlinks=False)):
             if seen >= MAX_FOLDERS or len(found) >= MAX_FILES:
@@ -108,9 +118,12 @@ class Store:
                 if f.endswith(".tsume") and not f.startswith(".") and len(found) < MAX_FILES:
                     rel = (here / f).relative_to(self.root).as_posix()
                     try:
-                        self.path(rel)
+                        real = self.path(rel)
                     except StoreError:
                         continue  # a link out of the root
+                    if real in bundled:
+                        bundled[real]["path"] = rel
+                        continue
                     found.append(rel)
         out.extend({"name": rel, "bundled": False, "writable": True} for rel in found)
         return out

@@ -1,19 +1,27 @@
 // The collections tab: the bundled collections and the .tsume files under
 // the root; a collection's problems with filters by length and tag; open one
 // in the editor; export the problems shown as a booklet.
+//
+// The table's rows are made once per collection; a filter, applied as one
+// types, only takes out the rows it leaves out and puts back those it lets
+// through, and never touches a row that stays: no row is rebuilt under the
+// pointer (a click on Open as a filter field loses focus stays a click).
 
 import {Job, el, get} from './api.js';
 
 const $ = (id) => document.getElementById(id);
 let loaded = null;
 let open = null;
+// The rows of the loaded collection, in its order: [problem, tr].
+let rows = [];
 
 async function listing(select) {
   const data = await get('/api/collections');
   const box = $('collection');
   const keep = select || box.value;
+  // (A bundled collection that is also a file under the root says where: listed once.)
   box.replaceChildren(...data.collections.map((c) => el('option', {value: c.name},
-    c.bundled ? `${c.name} (bundled)` : c.name)));
+    c.bundled ? `${c.name} (bundled${c.path ? `, ${c.path}` : ''})` : c.name)));
   $('root-files').replaceChildren(...data.collections.filter((c) => !c.bundled)
     .map((c) => el('option', {value: c.name})));
   if (keep && data.collections.some((c) => c.name === keep)) box.value = keep;
@@ -36,6 +44,16 @@ async function choose() {
   table();
 }
 
+function row(p) {
+  const b = el('button', {type: 'button', class: 'open'}, 'Open');
+  b.addEventListener('click', () => open(p, `${loaded.file} [${p.id}]`));
+  const stars = Number(p.rating.stars) || 0;
+  return el('tr', {'data-id': p.id},
+    el('td', {}, p.id), el('td', {}, String(p.length ?? p.proven_length ?? '-')),
+    el('td', {class: 'stars', title: stars ? `${stars} stars` : 'not rated'}, '★'.repeat(stars)),
+    el('td', {}, p.tags.join(', ')), el('td', {}, p.title || ''), el('td', {}, b));
+}
+
 function shownProblems() {
   if (!loaded) return [];
   const lo = Number($('f-min').value) || 0;
@@ -48,19 +66,27 @@ function shownProblems() {
   });
 }
 
+// The loaded collection's rows, made anew.
 function table() {
-  const rows = shownProblems();
+  rows = loaded.problems.map((p) => [p, row(p)]);
+  document.querySelector('#problems tbody').replaceChildren();
+  filter();
+}
+
+// The rows the filters let through in the table, in order; the others out of it.
+function filter() {
+  if (!loaded) return;
+  const shown = new Set(shownProblems());
   const body = document.querySelector('#problems tbody');
-  body.replaceChildren(...rows.map((p) => {
-    const b = el('button', {type: 'button', class: 'open'}, 'Open');
-    b.addEventListener('click', () => open(p, `${loaded.file} [${p.id}]`));
-    const stars = Number(p.rating.stars) || 0;
-    return el('tr', {'data-id': p.id},
-      el('td', {}, p.id), el('td', {}, String(p.length ?? p.proven_length ?? '-')),
-      el('td', {class: 'stars', title: stars ? `${stars} stars` : 'not rated'}, '★'.repeat(stars)),
-      el('td', {}, p.tags.join(', ')), el('td', {}, p.title || ''), el('td', {}, b));
-  }));
-  $('collection-line').textContent = `${rows.length} of ${loaded.count} problem${loaded.count === 1 ? '' : 's'} shown.`;
+  // The table holds some of the rows, in order: walk both together.
+  let at = body.firstChild;
+  for (const [p, tr] of rows) {
+    const here = tr.parentNode === body;
+    if (here) at = at.nextSibling;
+    if (shown.has(p) && !here) body.insertBefore(tr, at);
+    else if (!shown.has(p) && here) tr.remove();
+  }
+  $('collection-line').textContent = `${shown.size} of ${loaded.count} problem${loaded.count === 1 ? '' : 's'} shown.`;
 }
 
 async function booklet() {
@@ -94,7 +120,7 @@ export async function initCollections(openProblem) {
   open = openProblem;
   $('collection').addEventListener('change', choose);
   $('refresh').addEventListener('click', async () => { await listing(); await choose(); });
-  for (const id of ['f-min', 'f-max', 'f-tag']) $(id).addEventListener('change', () => loaded && table());
+  for (const id of ['f-min', 'f-max', 'f-tag']) $(id).addEventListener('input', filter);
   $('booklet').addEventListener('click', booklet);
   document.addEventListener('tsume:saved', () => listing());
   await listing();

@@ -1,12 +1,15 @@
 // The compose tab: a composing run as a job; the accepted problems appear
-// as they come, each opens in the editor, and the run can be saved into a
-// collection under the root.
+// as they come, each with its diagram (the server's, POST /api/position),
+// each opens in the editor, and the run can be saved into a collection
+// under the root.
 
 import {Job, el, plies, post} from './api.js';
 
 const $ = (id) => document.getElementById(id);
 let job = null;
 let open = null;
+// How many problems the run is asked for.
+let target = 0;
 
 function stars(n) {
   return '★'.repeat(Number(n) || 0);
@@ -18,17 +21,32 @@ function list(problems) {
     const p = problems[box.children.length];
     const b = el('button', {type: 'button', class: 'open', 'data-id': p.id}, 'Open');
     b.addEventListener('click', () => open({...p, defender: p.defender, tags: []}, `composed [${p.id}]`));
-    box.append(el('li', {'data-id': p.id}, `${p.id}: mate in ${plies(p.length)} `,
-                  el('span', {class: 'stars', title: `${p.stars} stars`}, stars(p.stars)), ` ${p.position} `, b));
+    const diagram = el('div', {class: 'diagram'});
+    box.append(el('li', {'data-id': p.id},
+                  el('div', {}, `${p.id}: mate in ${plies(p.length)} `,
+                     el('span', {class: 'stars', title: `${p.stars} stars`}, stars(p.stars)), ` ${p.position} `, b),
+                  diagram));
+    draw(diagram, p);
+  }
+}
+
+// A problem's diagram, as the editor would show it (the defender's hand by its rule).
+async function draw(box, p) {
+  const body = {position: p.position, variant: p.variant};
+  if (p.defender) body.defender = p.defender;
+  try {
+    box.innerHTML = (await post('/api/position', body)).svg;
+  } catch (err) {
+    box.textContent = err.message;
   }
 }
 
 function progressText(v) {
   const p = v.progress || {};
   if (p.queued) return `Waiting for a free worker (number ${p.waiting_for} in line)...`;
-  const found = (p.accepted || []).length;
-  if (p.candidates === undefined) return found ? `${found} accepted so far...` : 'Composing...';
-  return `Composing: ${found} accepted, ${p.candidates.toLocaleString('en')} candidates in ` +
+  const found = `${(p.accepted || []).length} of ${target} accepted`;
+  if (p.candidates === undefined) return `Composing: ${found}...`;
+  return `Composing: ${found}, ${p.candidates.toLocaleString('en')} candidates in ` +
          `${p.shards} shard${p.shards === 1 ? '' : 's'}, ${p.elapsed} s`;
 }
 
@@ -41,6 +59,7 @@ async function run() {
   };
   const material = $('c-material').value.trim();
   if (material) body.material = material;
+  target = body.count;
   $('composed').replaceChildren();
   $('compose').disabled = true;
   $('compose-cancel').disabled = false;
@@ -65,7 +84,7 @@ async function run() {
   if (final.state === 'done') {
     list(final.result.problems);
     const s = final.result.summary;
-    $('compose-progress').textContent = `Done: ${s.accepted} accepted from ${s.candidates.toLocaleString('en')} ` +
+    $('compose-progress').textContent = `Done: ${s.accepted} of ${target} accepted from ${s.candidates.toLocaleString('en')} ` +
       `candidates in ${s.elapsed} s (stopped on ${s.stopped}).`;
   } else {
     $('compose-progress').textContent = final.state === 'cancelled'

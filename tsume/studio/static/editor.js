@@ -2,6 +2,13 @@
 // hands, the defender's hand rule, and the position string, all kept in
 // step.  The server reads and checks every change (POST /api/position): it
 // draws the diagram and says in one line what the engine would reject.
+//
+// A problem opened from a collection (or the composer, or saved) stays that
+// problem only while its board does: the first edit that makes it another
+// problem detaches it, and the details that came with it (id, title, tags,
+// stated length, solution...) are cleared, since they describe the other
+// one; what the user typed since stays.  A button takes them back when the
+// edit was a correction of the same problem.
 
 import {el, post, put} from './api.js';
 import {BoardView} from './board.js';
@@ -21,9 +28,19 @@ const ed = {
   cursor: 1,
   seq: 0,
   last: null,
+  // The problem the board shows, as the editor's fields (problemKey).
+  key: null,
 };
 
 let view = null;
+
+// The problem opened, while the board may still be it: {origin, inputs (the
+// details as opened), notes, key, detached, kept, cleared}; null for none.
+let loaded = null;
+
+// The detail fields, by input id, as the notice names them.
+const DETAILS = {pid: 'id', title: 'title', author: 'author', tags: 'tags', length: 'stated length',
+                 solution: 'solution'};
 
 function spec() {
   return ed.variants[ed.variant];
@@ -59,22 +76,30 @@ function setLine(text, kind) {
   line.className = `check-line ${kind}`;
 }
 
+// The problem the editor's fields make: the same fields, the same problem.
+function problemKey(body = fields()) {
+  return JSON.stringify(body);
+}
+
 // Ask the server about the board as it stands, and show its answer.
 async function refresh() {
   const seq = ++ed.seq;
+  const body = fields();
   let answer;
   try {
-    answer = await post('/api/position', fields());
+    answer = await post('/api/position', body);
   } catch (err) {
     if (seq === ed.seq) setLine(err.message, 'bad');
     return;
   }
   if (seq !== ed.seq) return; // a later change is on its way
-  show(answer);
+  show(answer, problemKey(body));
 }
 
-function show(answer) {
+function show(answer, key) {
   ed.last = answer;
+  ed.key = key;
+  if (loaded && !loaded.detached && !loaded.kept && key !== loaded.key) detach();
   view.show(answer.svg);
   view.mark('error', answer.error_squares || []);
   view.mark('warning', answer.warning_squares || []);
@@ -91,9 +116,49 @@ function show(answer) {
   warnings.replaceChildren(...(answer.warnings || []).map((w) => el('li', {}, w)));
   $('position').value = answer.input;
   $('position').setAttribute('aria-invalid', String(!answer.valid));
-  const stated = $('length').value ? Number($('length').value) : null;
-  setProblem({position: answer.input, variant: ed.variant, defender: defenderRule(), length: stated});
+  setProblem({position: answer.input, variant: ed.variant, defender: defenderRule(), length: statedLength()});
   hands();
+}
+
+// --- the problem opened, and the edits that make the board another one ------------
+
+function statedLength() {
+  return $('length').value ? Number($('length').value) : null;
+}
+
+function inputs() {
+  return Object.fromEntries(Object.keys(DETAILS).map((id) => [id, $(id).value]));
+}
+
+// The board, as it stands, is the problem ``origin`` names (null: a problem of no collection).
+function attach(origin) {
+  loaded = origin ? {origin, inputs: inputs(), notes: current.problem.notes, key: problemKey(), detached: false,
+                     kept: false, cleared: []} : null;
+  $('detached').hidden = true;
+}
+
+// An edit made the board another problem: what came with the opened one goes.
+function detach() {
+  loaded.detached = true;
+  loaded.cleared = Object.keys(DETAILS).filter((id) => $(id).value !== '' && $(id).value === loaded.inputs[id]);
+  for (const id of loaded.cleared) $(id).value = '';
+  setProblem({...typedDetails(), length: statedLength(), notes: null}, `new problem (edited from ${loaded.origin})`);
+  const names = loaded.cleared.map((id) => DETAILS[id]);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+  $('detached-text').textContent = `A new problem, edited from ${loaded.origin}` +
+    (names.length ? `: its ${list} were that problem's and are cleared.` : '.') +
+    ' Save asks for an id of its own.';
+  $('detached').hidden = false;
+}
+
+// The edit corrected the opened problem: its details come back, and stay.
+function keepDetails() {
+  if (!loaded || !loaded.detached) return;
+  for (const id of loaded.cleared) if ($(id).value === '') $(id).value = loaded.inputs[id];
+  loaded.detached = false;
+  loaded.kept = true;
+  setProblem({...typedDetails(), length: statedLength(), notes: loaded.notes}, `${loaded.origin} (edited)`);
+  $('detached').hidden = true;
 }
 
 function marks() {
@@ -282,10 +347,11 @@ function setVariant(name, n) {
   return squares;
 }
 
-// Open a problem (from a collection, the composer, or a typed string).
-// ``fallback``: the defender rule when the problem names none and its
-// position names no defender piece (default: the rest of the set).
-export async function openProblem(problem, origin, fallback = 'rest') {
+// Set the board (both hands, the side, the defender rule) to a problem's
+// position; the server's answer, or null (said under the board) if it cannot
+// be read.  ``fallback``: the defender rule when the problem names none and
+// its position names no defender piece.
+async function setBoard(problem, fallback) {
   const body = {position: problem.position, variant: problem.variant || 'ito'};
   if (problem.defender) body.defender = problem.defender;
   let answer;
@@ -293,7 +359,7 @@ export async function openProblem(problem, origin, fallback = 'rest') {
     answer = await post('/api/position', body);
   } catch (err) {
     setLine(err.message, 'bad');
-    return false;
+    return null;
   }
   const variant = answer.variant.split(':')[0];
   setVariant(variant in ed.variants ? variant : 'ito', answer.squares);
@@ -309,6 +375,14 @@ export async function openProblem(problem, origin, fallback = 'rest') {
   ed.hands[ed.side] = {...given[ed.side]};
   ed.hands[defender()] = {...(answer.hand_counts || given)[defender()]};
   ed.selected = null;
+  return answer;
+}
+
+// Open a problem (from a collection or the composer) with its details;
+// ``origin`` names where it comes from ("examples [ito-05]").
+export async function openProblem(problem, origin) {
+  const answer = await setBoard(problem, 'rest');
+  if (!answer) return false;
   $('length').value = problem.length || '';
   $('pid').value = problem.id || '';
   $('title').value = problem.title || '';
@@ -320,6 +394,7 @@ export async function openProblem(problem, origin, fallback = 'rest') {
               id: problem.id || null, title: problem.title || null, author: problem.author || null,
               tags: problem.tags || [], solution: problem.solution || null, notes: problem.notes || null,
               length: problem.length || null}, origin === undefined ? null : origin);
+  attach(origin);
   await refresh();
   return true;
 }
@@ -335,6 +410,10 @@ async function save() {
     const done = await put(`/api/collections/${encodeURI(file)}/problems/${encodeURIComponent(id)}`,
                            {problem: problemBody(), replace: $('save-replace').checked});
     status.textContent = `Saved [${done.id}] into ${done.file} (${done.count} problem${done.count === 1 ? '' : 's'}).`;
+    // The board is now that saved problem: a later edit detaches it in turn.
+    const origin = `${done.file} [${done.id}]`;
+    attach(origin);
+    setProblem({}, origin);
     document.dispatchEvent(new CustomEvent('tsume:saved', {detail: done}));
   } catch (err) {
     status.textContent = err.message;
@@ -355,16 +434,21 @@ async function exportSvg() {
   }
 }
 
-// The details typed in (id, title, ...) into the shared problem.
-function details() {
+// The details as typed in (id, title, ...).
+function typedDetails() {
   const words = (text) => text.split(/[\s]+/).filter(Boolean);
-  setProblem({
+  return {
     id: $('pid').value.trim() || null,
     title: $('title').value.trim() || null,
     author: $('author').value.trim() || null,
     tags: $('tags').value.split(',').map((t) => t.trim()).filter(Boolean),
     solution: words($('solution').value).length ? words($('solution').value) : null,
-  });
+  };
+}
+
+// The details typed in, into the shared problem.
+function details() {
+  setProblem(typedDetails());
 }
 
 export function initEditor(info) {
@@ -406,15 +490,17 @@ export function initEditor(info) {
     ed.selected = null;
     refresh();
   });
-  $('start').addEventListener('click', () => {
-    if (spec().start) openProblem({position: spec().start, variant: ed.variant, defender: 'none'});
+  // The start position and a typed string are edits of the board like any other.
+  $('start').addEventListener('click', async () => {
+    if (spec().start && await setBoard({position: spec().start, variant: ed.variant, defender: 'none'})) refresh();
   });
-  const read = () => {
+  const read = async () => {
     const text = $('position').value.trim();
     if (!text) return;
     // A typed position that names defender pieces gives them to the defender.
-    openProblem({...current.problem, position: text, variant: ed.variant, defender: null}, undefined,
-                ed.rule === 'given' ? 'rest' : ed.rule);
+    if (await setBoard({position: text, variant: ed.variant, defender: null}, ed.rule === 'given' ? 'rest' : ed.rule)) {
+      refresh();
+    }
   };
   $('read').addEventListener('click', read);
   $('position').addEventListener('keydown', (event) => { if (event.key === 'Enter') read(); });
@@ -423,5 +509,6 @@ export function initEditor(info) {
   $('remove').addEventListener('click', remove);
   for (const id of ['pid', 'title', 'author', 'tags', 'solution']) $(id).addEventListener('change', details);
   $('save').addEventListener('click', save);
+  $('keep-details').addEventListener('click', keepDetails);
   $('export-svg').addEventListener('click', exportSvg);
 }
