@@ -144,7 +144,7 @@ def _read_step(viewer, frame) -> dict:
 
 
 def _expected(pos) -> dict:
-    pieces = {str(s): pos.piece_at(s) for s in range(1, pos.n + 1) if pos.piece_at(s)}
+    pieces = {str(s): p.symbol() for s, p in enumerate(pos.board(), 1) if p is not None}
     return {"pieces": pieces, "hands": {"black": pos.hand_string(0), "white": pos.hand_string(1)}}
 
 

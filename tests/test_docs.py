@@ -261,3 +261,11 @@ def test_the_readme_python_example_prints_what_its_comments_say():
     for want, got in zip(expected, printed):
         pattern = ".*".join(re.escape(part) for part in want.split("..."))
         assert re.fullmatch(pattern, got), (want, got)
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if ">>> " in d.read_text(encoding="utf-8")], ids=lambda p: p.name)
+def test_the_python_examples_of_the_docs_run_as_written(doc):
+    import doctest
+
+    failed, tried = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried and not failed, f"{doc.name}: {failed} of {tried} examples fail (python -m doctest {doc.name})"

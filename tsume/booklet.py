@@ -250,9 +250,9 @@ def _solution(entry: Entry) -> str:
     if counted:
         out.append('<p class="variations-head">Variations (other defences, with the length of the problem along each):</p>'
                    '<ul class="variations">')
-        for ply, move, length, line in counted:
-            moves = "  ".join(numbered(mated(line), ply)) if line else f"{ply}. {move}"
-            out.append(f'<li>{escape(moves)} <span class="vlen">({plies(length or 0)})</span></li>')
+        for ply, move, length, vline in counted:
+            text = "  ".join(numbered(mated(vline), ply)) if vline else f"{ply}. {move}"
+            out.append(f'<li>{escape(text)} <span class="vlen">({plies(length or 0)})</span></li>')
         out.append("</ul>")
     if useless:
         # Each group after the check it answers, the mating move's included.

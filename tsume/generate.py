@@ -28,7 +28,7 @@ def random_tsume(
     attacker_king: float = 0.3,
     spread: int = 6,
     promoted: float = 0.25,
-    attacker: int = BLACK,
+    attacker: Colour = BLACK,
 ) -> Position:
     """A random valid tsume position (the defender's hand left empty: "the rest").
 
@@ -53,7 +53,7 @@ def random_tsume(
         board[ksq] = t.kind_piece(king, defender)
         near = [s for s in range(max(1, ksq - spread), min(n, ksq + spread) + 1) if s != ksq]
 
-        def place(colour: int, count: int) -> None:
+        def place(colour: Colour, count: int) -> None:
             for _ in range(count):
                 if not pool:
                     return

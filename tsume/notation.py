@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from .errors import PositionError, TsumeError, quote
 
-__all__ = ["ascii_int", "is_ascii_digits", "letter_o_hint", "join_board", "make_move", "MAX_DIGITS"]
+__all__ = ["ascii_int", "is_ascii_digits", "letter_o_hint", "join_board", "MAX_DIGITS"]
 
 
 #: The most digits a number in a position or move string may have.  No count,
@@ -72,7 +72,3 @@ def join_board(tokens: Iterable[str]) -> str:
         out.append(str(empty))
     return "".join(out)
 
-
-def make_move(frm: int, to: int, face: int = 0) -> int:
-    """The int of a board move (``face`` 0) or a drop (``frm`` 0)."""
-    return frm | to << 7 | face << 14

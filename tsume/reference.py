@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .conventions import hand_count, interposition_square, ranged_checkers, recaptures
-from .position import Move, Position
+from .position import Move, Position, SquareSet
 from .render import canonical_order
 
 __all__ = ["ReferenceSolver", "RefLine", "reference_solve"]
@@ -42,7 +42,7 @@ class RefLine:
 
     length: int
     leftover: int
-    moves: list[int] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
 
 
 class ReferenceSolver:
@@ -116,7 +116,7 @@ class ReferenceSolver:
         if not moves:
             return True, False
         self.path.add(key)
-        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
+        ranged = ranged_checkers(pos) if self.useless_interpositions else SquareSet()
         dependent = False
         result = True
         interpositions = []
@@ -150,7 +150,7 @@ class ReferenceSolver:
         """R: the longest counted value of the defender's defences that are not
         interpositions (0 if there are none); None if one is not mated within b - 1."""
         pos = self.pos
-        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
+        ranged = ranged_checkers(pos) if self.useless_interpositions else SquareSet()
         best = 0
         dependent = False
         for d in pos.evasions():
@@ -238,7 +238,7 @@ class ReferenceSolver:
         pos = self.pos
         key = pos.key()
         moves = pos.evasions()
-        ranged = ranged_checkers(pos) if self.useless_interpositions else 0
+        ranged = ranged_checkers(pos) if self.useless_interpositions else SquareSet()
         self.path.add(key)
         best: RefLine | None = None
         for d in sorted(moves, key=canonical_order(pos)):
@@ -260,14 +260,14 @@ class ReferenceSolver:
 
 def reference_solve(
     pos: Position, max_length: int, *, useless_interpositions: bool = True
-) -> tuple[RefLine | None, dict[int, int | None]]:
+) -> tuple[RefLine | None, dict[Move, int | None]]:
     """Solve by exhaustive search: the main line (or None) and, for every legal
     checking first move, the shortest counted mate length after it (None if
     none within ``max_length``)."""
     solver = ReferenceSolver(pos, useless_interpositions=useless_interpositions)
     b = solver.length(max_length)
     line = solver.attacker_line(b) if b is not None else None
-    firsts: dict[int, int | None] = {}
+    firsts: dict[Move, int | None] = {}
     root = solver.pos
     root_key = root.key()
     for m in sorted(root.checks(), key=canonical_order(root)):

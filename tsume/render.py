@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .conventions import rest_of_set
-from .position import BLACK, COLOUR_NAMES, WHITE, Move, Position
+from .position import BLACK, COLOUR_NAMES, WHITE, Colour, Move, Position
 
 __all__ = ["diagram", "hand_text", "describe", "sorted_moves", "move_order", "canonical_order", "counted", "plies", "mated", "numbered", "wrap_words",
            "useless_by_check", "LINE_WIDTH"]
@@ -70,7 +70,7 @@ def wrap_words(head: str, words: list[str], indent: str, width: int = LINE_WIDTH
     return lines
 
 
-def hand_text(pos: Position, colour: int) -> str:
+def hand_text(pos: Position, colour: Colour) -> str:
     """A colour's hand in words, e.g. ``2 Pawn, Goose`` (``-`` if empty)."""
     t = pos.t
     parts = []
@@ -86,7 +86,7 @@ def _cell(pos: Position, s: int) -> str:
     return p.symbol() if p else "."
 
 
-def _hand_line(pos: Position, colour: int, tsume: bool) -> str:
+def _hand_line(pos: Position, colour: Colour, tsume: bool) -> str:
     """A colour's hand line of the diagram.  For a tsume the defender's hand is
     marked ``(the rest)`` when it is the rest of the set: the solvers' default,
     which the position string usually leaves implicit (often empty), so the

@@ -24,7 +24,7 @@ from .limits import Limits, limits_from
 from .lines import hand_after, move_strings
 from .memory import peak_mb
 from .outcome import Status
-from .position import Position
+from .position import Move, Position
 from .problem import DefenderHand, Problem, problem_from
 from .search import Options, Search, SearchLimit, check_options
 from .variant import Variant
@@ -155,10 +155,10 @@ def solve(
         if not search.mate(max_length):
             result.status = Status.NOMATE
         else:
-            result.upper_bound = search.proof_length(max_length)
+            result.upper_bound = upper = search.proof_length(max_length)
             # A mating line of at most that length, read off the proofs now, so
             # that a limit stopping the climb to the shortest still shows one.
-            known = search.proof_line(result.upper_bound)
+            known = search.proof_line(upper) if upper is not None else []
             if known:
                 result.line, result.readable_line = move_strings(root, known)
             length, moves = search.main_line(max_length)
@@ -191,7 +191,7 @@ def solve(
     return result
 
 
-def _variations(search: Search, root: Position, moves: list[int], length: int) -> list[Variation]:
+def _variations(search: Search, root: Position, moves: list[Move], length: int) -> list[Variation]:
     """Every defender alternative at every defender node of the main line."""
     pos = root.copy()
     attacker = root.turn

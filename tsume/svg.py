@@ -56,8 +56,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .arguments import check_flag, check_positive_int
 from .errors import ArgumentError
-from .position import BLACK, COLOUR_NAMES, WHITE, Position
-from .tables import Tables, tables_for
+from .position import BLACK, COLOUR_NAMES, WHITE, Colour, Move, Piece, Position
+from .tables import tables_for
 from .variant import Variant
 
 __all__ = ["board", "piece", "max_text_width", "drawing_data", "STYLE", "MAX_SIZE"]
@@ -193,58 +193,50 @@ def _pentagon(x: float, y: float, s: float, left: bool) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
 
 
-def _face_label(pos: Position, value: int, kanji: bool) -> str:
+def _face_label(pos: Position, p: Piece, kanji: bool) -> str:
     """What is written on a piece: its letter, or its kanji where it has one."""
-    t = pos.t
-    face = value >> 1
     if kanji:
-        char = _kanji(pos.variant, t, face)
+        char = _kanji(pos.variant, p)
         if char:
             return char
-    return t.face_letters[face].lstrip("+")
+    return p.letter.lstrip("+")
 
 
-def _kanji(variant: Variant, t: Tables, face: int) -> str:
-    kind = variant.kinds[t.face_kind[face]]
-    f = kind.promoted if t.face_promoted[face] and kind.promoted is not None else kind.unpromoted
+def _kanji(variant: Variant, p: Piece) -> str:
+    kind = variant.kind(p.kind)
+    f = kind.promoted if p.promoted and kind.promoted is not None else kind.unpromoted
     return f.kanji
 
 
-def _piece_token(pos: Position, value: int) -> str:
-    letter = pos.t.face_letters[value >> 1]
-    return letter.lower() if value & 1 == WHITE else letter
-
-
-def piece(pos: Position, value: int, x: float, y: float, s: float = SQUARE, *, kanji: bool = False,
+def piece(pos: Position, p: Piece, x: float, y: float, s: float = SQUARE, *, kanji: bool = False,
           square: int | None = None) -> str:
-    """One piece (a board value: face << 1 | colour) drawn in the box (x, y, s, s).
+    """One piece of ``pos``'s game drawn in the box (x, y, s, s).
 
     The look comes from the diagram's style sheet (classes ``piece``, ``pro``
     for a promoted face, ``kanji`` for a kanji label); a piece smaller than a
     square (in a hand) carries its own font size.
     """
-    t = pos.t
-    colour = value & 1
-    token = _piece_token(pos, value)
-    label = _face_label(pos, value, kanji)
+    colour = p.colour
+    token = p.symbol()
+    label = _face_label(pos, p, kanji)
     classes = ["piece", "black" if colour == BLACK else "white"]
-    if t.face_promoted[value >> 1]:
+    if p.promoted:
         classes.append("pro")
-    if label != _face_label(pos, value, False):
+    if label != _face_label(pos, p, False):
         classes.append("kanji")
     where = f" on {square}" if square is not None else ""
     attrs = f' data-square="{square}"' if square is not None else ""
     font = "" if s == SQUARE - 2 else f' style="font-size:{s * 0.46:.1f}px"'
     return (
         f'<g class="{" ".join(classes)}" data-piece={quoteattr(token)}{attrs}>'
-        f"<title>{escape(COLOUR_NAMES[colour])} {escape(t.face_names[value >> 1])}{where}</title>"
+        f"<title>{escape(COLOUR_NAMES[colour])} {escape(p.name)}{where}</title>"
         f'<polygon points="{_pentagon(x, y, s, left=colour == BLACK)}"/>'
         f'<text x="{x + s * (0.54 if colour == BLACK else 0.46):.1f}" y="{y + s / 2:.1f}"{font}>{escape(label)}</text>'
         "</g>"
     )
 
 
-def _side_marker(x: float, y: float, h: float, colour: int) -> str:
+def _side_marker(x: float, y: float, h: float, colour: Colour) -> str:
     """The shogi sign of a side: a filled pentagon for Black (sente), an empty one for White."""
     w = h * 0.8
     pts = [(x + w / 2, y), (x + w, y + h * 0.3), (x + w, y + h), (x, y + h), (x, y + h * 0.3)]
@@ -252,7 +244,7 @@ def _side_marker(x: float, y: float, h: float, colour: int) -> str:
     return f'<polygon class="side-marker {side}" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in pts)}"/>'
 
 
-def _hand_label(colour: int, to_move: bool) -> str:
+def _hand_label(colour: Colour, to_move: bool) -> str:
     return f"{COLOUR_NAMES[colour]}{' to move' if to_move else ''}"
 
 
@@ -261,7 +253,7 @@ def _count_width(count: int) -> float:
     return 1 + max_text_width(str(count), _COUNT_SIZE) + 3 if count > 1 else 2
 
 
-def _hand_widths(pos: Position, colour: int, to_move: bool) -> tuple[float, float]:
+def _hand_widths(pos: Position, colour: Colour, to_move: bool) -> tuple[float, float]:
     """The widths _hand() draws: the side's name and sign, and the whole row."""
     s = _HAND_BAND * 0.8
     counts = [cnt for cnt in pos.hand_counts(colour) if cnt]
@@ -270,7 +262,7 @@ def _hand_widths(pos: Position, colour: int, to_move: bool) -> tuple[float, floa
     return label_w, label_w + pieces_w
 
 
-def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_right: bool,
+def _hand(pos: Position, colour: Colour, x: float, y: float, width: float, align_right: bool,
           kanji: bool, to_move: bool) -> str:
     """A hand's row: the side's name and sign, then each kind held, with its count.
 
@@ -281,10 +273,7 @@ def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_ri
     t = pos.t
     h = _HAND_BAND
     s = h * 0.8
-    items: list[tuple[int, int]] = []  # (value, count)
-    for ki, cnt in enumerate(pos.hand_counts(colour)):
-        if cnt:
-            items.append((t.unpromoted_face[ki] << 1 | colour, cnt))
+    items = [(t.kind_piece(letter, colour), cnt) for letter, cnt in zip(t.kind_letters, pos.hand_counts(colour)) if cnt]
     label = _hand_label(colour, to_move)
     label_w, total = _hand_widths(pos, colour, to_move)
     left = x + width - total if align_right else x
@@ -298,9 +287,9 @@ def _hand(pos: Position, colour: int, x: float, y: float, width: float, align_ri
     px = left + label_w
     if not items:
         out.append(f'<text class="none" x="{px:.1f}" y="{cy:.1f}">none</text>')
-    for value, cnt in items:
+    for held, cnt in items:
         out.append(f'<g class="hand-piece" data-count="{cnt}">')
-        out.append(piece(pos, value, px, y + (h - s) / 2, s, kanji=kanji))
+        out.append(piece(pos, held, px, y + (h - s) / 2, s, kanji=kanji))
         px += s
         if cnt > 1:
             out.append(f'<text class="count" x="{px + 1:.1f}" y="{y + h - 6:.1f}">{cnt}</text>')
@@ -314,7 +303,7 @@ def board(
     pos: Position,
     *,
     kanji: bool = False,
-    lastmove: int | None = None,
+    lastmove: Move | None = None,
     check: bool | None = None,
     fold: int | None = None,
     size: int | None = None,
@@ -325,7 +314,7 @@ def board(
     """An SVG diagram of ``pos`` (a string holding one ``<svg>`` element).
 
     ``kanji`` writes the kanji of each piece's shogi name where it has one
-    (else its letter).  ``lastmove`` (a move int, as :meth:`Position.push`
+    (else its letter).  ``lastmove`` (a :class:`~tsume.position.Move`, as :meth:`Position.push`
     takes) tints its from- and to-squares (only the to-square of a drop).
     ``check`` rings the king of the side to move in red; ``None`` (the
     default) does so when that side is in check.  ``fold`` puts at most that
@@ -346,8 +335,8 @@ def board(
     fold = check_positive_int(fold, "fold", "a number of squares")
     per_row = n if fold is None else min(fold, n)
     size = check_positive_int(size, "size", "a number of pixels", most=MAX_SIZE)
-    if lastmove is not None and (isinstance(lastmove, bool) or not isinstance(lastmove, int)):
-        raise ArgumentError(f"lastmove must be a move int or None, not {type(lastmove).__name__}")
+    if lastmove is not None and not isinstance(lastmove, Move):
+        raise ArgumentError(f"lastmove must be a Move or None, not {type(lastmove).__name__}")
     if caption is not None and not isinstance(caption, str):
         raise ArgumentError(f"caption must be a string or None, not {type(caption).__name__}")
     if check is None:
@@ -375,8 +364,7 @@ def board(
 
     marked: dict[int, str] = {}
     if lastmove is not None:
-        frm, to = lastmove & 127, lastmove >> 7 & 127
-        for s in (frm, to):
+        for s in (lastmove.from_square or 0, lastmove.to_square):
             if 1 <= s <= n:
                 marked[s] = "lastmove"
     king = pos.king_square(pos.turn)
@@ -406,12 +394,10 @@ def board(
         cls = "sq" + (f" {marked[s]}" if s in marked else "")
         out.append(f'<rect class="{cls}" data-square="{s}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>'
                    f'<text class="num" x="{x + SQUARE // 2}" y="{y - 4}">{s}</text>')
-    board = pos.board_list()
-    for s in range(1, n + 1):
-        v = board[s]
-        if v:
+    for s, p in enumerate(pos.board(), 1):
+        if p is not None:
             x, y = cell(s)
-            out.append(piece(pos, v, x + 1, y + 1, SQUARE - 2, kanji=kanji, square=s))
+            out.append(piece(pos, p, x + 1, y + 1, SQUARE - 2, kanji=kanji, square=s))
     if in_check and king:
         x, y = cell(king)
         out.append(f'<rect class="check-ring" x="{x + 1.5}" y="{y + 1.5}" width="{SQUARE - 3}" height="{SQUARE - 3}"/>')
@@ -447,13 +433,10 @@ def drawing_data(variants: "list[Variant]") -> dict:
         if not isinstance(variant, Variant):
             raise ArgumentError(f"drawing_data takes variants, not {type(variant).__name__}")
         t = tables_for(variant, variant.board_length or variant.min_length)
-        faces = []
-        for face in range(1, len(t.face_letters)):
-            kind = variant.kinds[t.face_kind[face]]
-            faces.append({"letter": t.face_letters[face], "name": t.face_names[face],
-                          "promoted": bool(t.face_promoted[face]), "royal": kind.royal,
-                          "kanji": _kanji(variant, t, face)})
+        pieces = [t.piece(letter) for letter in t.faces]
+        faces = [{"letter": p.letter, "name": p.name, "promoted": p.promoted, "royal": p.royal,
+                  "kanji": _kanji(variant, p)} for p in pieces]
         out["variants"][variant.spec] = {
             "title": variant.title, "faces": faces,
-            "kinds": [{"letter": t.kind_letters[k], "face": t.unpromoted_face[k]} for k in range(t.nkinds)]}
+            "kinds": [{"letter": letter, "face": t.faces.index(letter) + 1} for letter in t.kind_letters]}
     return out

@@ -284,7 +284,7 @@ class _Prover:
 
     # the line ------------------------------------------------------------------
 
-    def push(self, m: int) -> None:
+    def push(self, m: Move) -> None:
         self.search.walk(m)
         self.pos.push(m)
 
@@ -337,12 +337,12 @@ class _Prover:
         (see :meth:`tsume.search.Search.best_line`)."""
         return self.search.best_line(v, thorough)
 
-    def useless(self, d: int) -> bool:
+    def useless(self, d: Move) -> bool:
         """Is the defence ``d`` here a useless interposition?"""
         return self.search.is_useless(d)
 
 
-def _leftover(pos: Position, moves: list[Move], colour: int) -> str:
+def _leftover(pos: Position, moves: list[Move], colour: Colour) -> str:
     return hand_after(pos, moves, colour)[0]
 
 

@@ -390,7 +390,7 @@ impl PySearch {
     ) -> PyResult<Option<Vec<PyMove>>> {
         let v = bound_arg(py, Some(value))?;
         let budget = count_arg(py, budget, "budget")?;
-        let line = self.run(py, |s| Ok(s.line_within(v, thorough, budget)?))?;
+        let line = self.run(py, |s| s.line_within(v, thorough, budget))?;
         Ok(line.map(|m| self.moves(&m)))
     }
 
@@ -409,7 +409,7 @@ impl PySearch {
         bound: i64,
     ) -> PyResult<Vec<(PyMove, bool, Option<i64>, Vec<PyMove>, i32)>> {
         let b = bound_arg(py, Some(bound))?;
-        let choices = self.run(py, |s| Ok(s.defender_choices(b)?))?;
+        let choices = self.run(py, |s| s.defender_choices(b))?;
         let t = self.tables.get();
         Ok(choices
             .into_iter()
@@ -526,10 +526,10 @@ impl PySearch {
         }
     }
 
-    /// The attacker's colour (0 Black, 1 White).
+    /// The attacker's colour.
     #[getter]
-    fn attacker(&self) -> usize {
-        self.attacker
+    fn attacker(&self) -> super::values::PyColour {
+        crate::colour::Colour::from_index(self.attacker).into()
     }
 
     /// Nodes searched so far (while another thread searches: as of its last

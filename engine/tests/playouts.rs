@@ -101,5 +101,5 @@ fn rutherford() {
 #[test]
 fn a_test_variant() {
     let v = Variant::from_json(MINI).unwrap();
-    playouts(&v, "k1p1s2c6C2S1P1K b JJ", 20, 60, 5);
+    playouts(&v, "k1p1s2c6C2S1P1K b 2J", 20, 60, 5);
 }

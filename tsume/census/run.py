@@ -330,9 +330,10 @@ def census(
     KeyboardInterrupt propagates, with every finished shard on disk."""
     if not isinstance(family, Family):
         raise ArgumentError(f"family must be a Family (tsume.census.parse_family), not {type(family).__name__}")
-    max_plies = check_max_length(max_plies, "max_plies")
-    if max_plies is None:
+    bounded = check_max_length(max_plies, "max_plies")
+    if bounded is None:
         raise ArgumentError("max_plies must be given: the census solves to a bounded length")
+    max_plies = bounded
     workers = check_positive_int(workers, "workers")
     budget = check_memory_mb(memory_mb, "memory_mb")
     node_limit = check_positive_int(node_limit, "node_limit")

@@ -127,7 +127,7 @@ class Material:
             if free:
                 c.board[rng.choice(free)] = "K"
         named_hand = self.hand_pieces is not None
-        hand = list(self.hand_pieces) if named_hand else [p[-1] for p in drawn(self.hand)]
+        hand = list(self.hand_pieces or ()) if named_hand else [p[-1] for p in drawn(self.hand)]
         for letter in hand:
             if named_hand and not take(letter):
                 return None

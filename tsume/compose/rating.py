@@ -148,7 +148,7 @@ import networkx as nx
 from ..conventions import interposition_square, ranged_checkers
 from ..errors import ArgumentError, TsumeError, quote
 from ..outcome import Status
-from ..position import Position
+from ..position import Colour, Position
 from ..render import plies
 from ..verify import Report
 
@@ -389,7 +389,7 @@ def _tree(report: Report, who: str) -> nx.DiGraph:
 class _Builder:
     """Adds positions and moves to a solution tree."""
 
-    def __init__(self, tree: nx.DiGraph, attacker: int, who: str) -> None:
+    def __init__(self, tree: nx.DiGraph, attacker: Colour, who: str) -> None:
         self.tree = tree
         self.attacker = attacker
         self.who = who

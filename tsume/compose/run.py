@@ -418,7 +418,7 @@ def settings_differences(stored: Any, current: Settings) -> list[str]:
     old = _flat(stored)
     for key in ADDED_SETTINGS:
         old.setdefault(key, new.get(key))
-    out = []
+    out: list[str] = []
     order = list(_OPTIONS)
     for key in sorted(set(new) | set(old), key=lambda k: (order.index(k) if k in order else len(order), k)):
         if old.get(key) == new.get(key):

@@ -95,12 +95,12 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
         c.hand[k] = c.hand.get(k, 0) + 1
     elif op in ("board_add_att", "board_add_def") and pool and empties:
         k = rng.choice(pool)
-        s = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
-        if s:
+        spot = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
+        if spot:
             tok = k if op == "board_add_att" else k.lower()
             if rng.random() < 0.25 and _promotable(c.variant, k):
                 tok = "+" + tok
-            c.board[s] = tok
+            c.board[spot] = tok
     elif op == "board_remove" and (att or dfd):
         c.board[rng.choice(att + dfd)] = ""
     elif op == "flip" and (att or dfd):
@@ -115,14 +115,14 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
     elif op == "resize":
         grow = rng.random() < 0.6
         at_top = rng.random() < 0.5
-        k = rng.randint(1, 4)
-        if grow and n + k <= v.max_length:
-            c.board = [""] + [""] * k + c.board[1:] if at_top else c.board + [""] * k
-        elif not grow and n - k >= v.min_length:
-            if at_top and all(not t for t in c.board[1:k + 1]):
-                c.board = [""] + c.board[k + 1:]
-            elif not at_top and all(not t for t in c.board[n - k + 1:]):
-                c.board = c.board[:n - k + 1]
+        size = rng.randint(1, 4)
+        if grow and n + size <= v.max_length:
+            c.board = [""] + [""] * size + c.board[1:] if at_top else c.board + [""] * size
+        elif not grow and n - size >= v.min_length:
+            if at_top and all(not t for t in c.board[1:size + 1]):
+                c.board = [""] + c.board[size + 1:]
+            elif not at_top and all(not t for t in c.board[n - size + 1:]):
+                c.board = c.board[:n - size + 1]
     return c
 
 

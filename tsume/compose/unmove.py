@@ -55,12 +55,12 @@ and that un-moves and moves agree both ways.
 from __future__ import annotations
 
 from ..errors import ArgumentError, quote
-from ..position import Position
+from ..position import Move, Position
 
 __all__ = ["unmoves"]
 
 
-def unmoves(pos: object) -> list[tuple[Position, int]]:
+def unmoves(pos: object) -> list[tuple[Position, Move]]:
     """Every (previous position P, move m) such that m is a legal move in P and P.push(m) gives pos.
 
     ``P`` has the other side to move and no move history (the repetition rule

@@ -217,7 +217,7 @@ def _explain(error: Any, model: type[BaseModel] | None, body: Any, content_type:
         size = ctx.get("actual_length", len(value) if isinstance(value, (list, dict)) else "?")
         phrase = f"must hold {'at least' if kind == 'too_short' else 'at most'} {n} item{'s' if n != 1 else ''}, not {size}"
     elif kind == "string_pattern_mismatch":
-        phrase = f"{_PATTERNS.get(ctx.get('pattern'), 'is not written as it must be')}{was}"
+        phrase = f"{_PATTERNS.get(str(ctx.get('pattern')), 'is not written as it must be')}{was}"
     else:
         msg = str(error.get("msg") or "is not valid").replace("Input should be", "must be")
         phrase = msg[:1].lower() + msg[1:]

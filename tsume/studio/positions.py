@@ -22,9 +22,9 @@ from typing import Any
 from ..errors import TsumeError
 from .._engine import Setup
 from ..notation import join_board
-from ..position import BLACK, COLOUR_NAMES, WHITE, Position
+from ..position import BLACK, COLOUR_NAMES, WHITE, Colour, Piece, Position
 from ..problem import DefenderHand, Problem
-from ..render import describe
+from ..render import canonical_order, describe
 from ..svg import board as draw
 from ..svg import piece
 from ..variant import Variant, get_variant
@@ -41,7 +41,7 @@ def position_text(board: Sequence[str | None], hands: Mapping[Any, str], side: s
     return f"{join_board(tok or '' for tok in board)} {'w' if side == 'white' else 'b'} {black + white or '-'} 1"
 
 
-def _targets(variant: Variant, letter: str, colour: int, square: int, n: int) -> bool:
+def _targets(variant: Variant, letter: str, colour: Colour, square: int, n: int) -> bool:
     """Whether the face ``letter`` (``+`` for promoted) of ``colour`` on
     ``square`` has any square to go to on an empty board of ``n`` squares."""
     kind = variant.kind(letter.lstrip("+").upper())
@@ -61,41 +61,29 @@ def _targets(variant: Variant, letter: str, colour: int, square: int, n: int) ->
     return False
 
 
-def _token(parsed: Setup, value: int) -> str:
-    letter = parsed.tables.face_letters[value >> 1]
-    return letter if value & 1 == BLACK else letter.lower()
-
-
 def dead_pieces(parsed: Setup, variant: Variant) -> list[tuple[int, str]]:
     """``(square, words)`` for each piece that can never move from where it
     stands (a Black Pawn on square 1): legal, but no composer wants one."""
     out = []
-    n = len(parsed.board) - 1
-    for s in range(1, n + 1):
-        v = parsed.board[s]
-        if not v:
-            continue
-        colour = v & 1
-        letter = parsed.tables.face_letters[v >> 1]
-        if not _targets(variant, letter, colour, s, n):
-            name = parsed.tables.face_names[v >> 1]
-            out.append((s, f"the {COLOUR_NAMES[colour]} {name} on {s} can never move"))
+    n = len(parsed.board)
+    for s, p in enumerate(parsed.board, 1):
+        if p is not None and not _targets(variant, p.letter, p.colour, s, n):
+            out.append((s, f"the {COLOUR_NAMES[p.colour]} {p.name} on {s} can never move"))
     return out
 
 
 def _hand_counts(hands: Sequence[Sequence[int]], letters: Sequence[str]) -> dict[str, dict[str, int]]:
     """Both hands as ``{"black": {"P": 2}, "white": {}}`` (letters uppercase)."""
-    return {name: {letters[ki]: n for ki, n in enumerate(hands[c]) if n}
+    return {name: {letters[ki]: n for ki, n in enumerate(hands[int(c)]) if n}
             for name, c in (("black", BLACK), ("white", WHITE))}
 
 
-def _kings(parsed: Setup) -> dict[int, list[int]]:
+def _kings(parsed: Setup) -> dict[Colour, list[int]]:
     """The squares of each side's kings."""
-    t = parsed.tables
-    kings: dict[int, list[int]] = {BLACK: [], WHITE: []}
-    for s, v in enumerate(parsed.board):
-        if s and v and t.royal[v]:
-            kings[v & 1].append(s)
+    kings: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
+    for s, p in enumerate(parsed.board, 1):
+        if p is not None and p.royal:
+            kings[p.colour].append(s)
     return kings
 
 
@@ -108,33 +96,33 @@ def _error_squares(parsed: Setup) -> list[int]:
     for colour in (BLACK, WHITE):
         if len(kings[colour]) > 1:
             return kings[colour]
-    by_kind: dict[int, list[int]] = {}
-    for s, v in enumerate(parsed.board):
-        if s and v:
-            by_kind.setdefault(t.face_kind[v >> 1], []).append(s)
-    for ki in range(t.nkinds):
-        held = len(by_kind.get(ki, [])) + parsed.hands[BLACK][ki] + parsed.hands[WHITE][ki]
+    by_kind: dict[str, list[int]] = {}
+    for s, p in enumerate(parsed.board, 1):
+        if p is not None:
+            by_kind.setdefault(p.kind, []).append(s)
+    for ki, letter in enumerate(t.kind_letters):
+        held = len(by_kind.get(letter, [])) + parsed.hands[BLACK][ki] + parsed.hands[WHITE][ki]
         if ki != t.royal_kind and held > t.kind_count[ki]:
-            return by_kind.get(ki, [])
+            return by_kind.get(letter, [])
     return kings[parsed.turn ^ 1][:1]
 
 
-def _text(parsed: Setup, board: list[int]) -> str:
+def _text(parsed: Setup, board: list[Piece | None]) -> str:
     side = "b" if parsed.turn == BLACK else "w"
     return f"{parsed.tables.board_string(board)} {side} {parsed.tables.hands_string(parsed.hands)} {parsed.move_number}"
 
 
-def _with_pieces(svg: str, pos: Position, pieces: list[tuple[int, int]], kanji: bool) -> str:
-    """The diagram ``svg`` of ``pos`` with ``pieces`` ((square, value)) drawn
+def _with_pieces(svg: str, pos: Position, pieces: list[tuple[int, Piece]], kanji: bool) -> str:
+    """The diagram ``svg`` of ``pos`` with ``pieces`` ((square, piece)) drawn
     on their squares as the renderer draws a piece (tsume.svg.piece): the
     pieces the engine could not hold (a side's second king)."""
     extra = []
-    for square, value in pieces:
+    for square, held in pieces:
         box = re.search(rf'<rect class="sq[^"]*" data-square="{square}" x="([0-9.]+)" y="([0-9.]+)" '
                         rf'width="([0-9.]+)"', svg)
         if box is not None:
             x, y, size = (float(g) for g in box.groups())
-            extra.append(piece(pos, value, x + 1, y + 1, size - 2, kanji=kanji, square=square))
+            extra.append(piece(pos, held, x + 1, y + 1, size - 2, kanji=kanji, square=square))
     return svg.replace("</svg>", "".join(extra) + "</svg>") if extra else svg
 
 
@@ -148,10 +136,11 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
     parsed = Setup(text, variant)
     t = parsed.tables
     # A side's kings past its first: the engine holds the rest, the drawing adds them.
-    extra = [(s, parsed.board[s]) for squares in _kings(parsed).values() for s in squares[1:]]
+    extra = [(s, king) for squares in _kings(parsed).values() for s in squares[1:]
+             if (king := parsed.board[s - 1]) is not None]
     board = list(parsed.board)
     for s, _ in extra:
-        board[s] = 0
+        board[s - 1] = None
     loose = Position(_text(parsed, board), variant, validate=False)
     dead = dead_pieces(parsed, variant)
     out: dict[str, Any] = {
@@ -185,16 +174,16 @@ def examine(text: str, variant_spec: str, defender: str | None, moves: list[str]
                 raise TsumeError(f"moves[{i}]: {exc}") from None
     if out["valid"]:
         out.update(describe(pos))
-        out["checks"] = [str(m) for m in sorted(pos.checks())]
+        out["checks"] = [str(m) for m in sorted(pos.checks(), key=canonical_order(pos))]
         if not moves and out["tsume_position"] and not out["checks"]:
             out["warnings"].append(f"{COLOUR_NAMES[pos.turn]} (to move) has no check: no tsume starts here")
         if not moves and pos.is_check():
             out["warnings"].append(f"{COLOUR_NAMES[pos.turn]} (to move) is in check")
         caption = None
     else:
-        out.update(position=out["input"], squares=len(parsed.board) - 1,
+        out.update(position=out["input"], squares=len(parsed.board),
                    side_to_move=COLOUR_NAMES[parsed.turn].lower(),
-                   board=[_token(parsed, v) if v else None for v in parsed.board[1:]],
+                   board=[None if p is None else p.symbol() for p in parsed.board],
                    hands={"black": t.hands_string([parsed.hands[BLACK], [0] * t.nkinds]),
                           "white": t.hands_string([[0] * t.nkinds, parsed.hands[WHITE]])},
                    legal_moves=[], checks=[])

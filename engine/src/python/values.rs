@@ -87,9 +87,7 @@ impl PyColour {
     }
 
     /// Pickled as `getattr(Colour, "BLACK")`: an enum member has no constructor.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, &'static str))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Named<'py>> {
         let py = slf.py();
         let name = match slf.get() {
             PyColour::Black => "BLACK",
@@ -99,6 +97,9 @@ impl PyColour {
         Ok((getattr, (slf.py().get_type::<PyColour>().into_any(), name)))
     }
 }
+
+/// What `Colour.__reduce__` returns: `getattr` and its arguments.
+type Named<'py> = (Bound<'py, PyAny>, (Bound<'py, PyAny>, &'static str));
 
 /// A colour argument: a `Colour`, or 0/1.
 pub fn colour_arg(value: &Bound<'_, PyAny>) -> PyResult<Colour> {
@@ -471,13 +472,13 @@ impl PyMove {
     }
 
     /// The from-square (None for a drop).
-    #[getter]
-    fn from_square(&self) -> Option<u8> {
+    #[getter(from_square)]
+    fn origin(&self) -> Option<u8> {
         self.drop.is_none().then_some(self.from)
     }
 
-    #[getter]
-    fn to_square(&self) -> u8 {
+    #[getter(to_square)]
+    fn target(&self) -> u8 {
         self.to
     }
 
@@ -509,7 +510,7 @@ impl PyMove {
         let args = PyTuple::new(
             py,
             [
-                m.from_square().into_pyobject(py)?.into_any(),
+                m.origin().into_pyobject(py)?.into_any(),
                 m.to.into_pyobject(py)?.into_any(),
                 m.drop().into_pyobject(py)?.into_any(),
             ],
