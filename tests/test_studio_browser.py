@@ -25,6 +25,7 @@ from tsume.collection import find, load, locate
 from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
+from tsume.render import mated, numbered
 from tsume.solve import solve
 from tsume.verify import verify
 
@@ -384,6 +385,40 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     for m in line[: ply - 1] + [move]:
         want.push_str(m)
     wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+
+
+def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, studio):
+    pg = page.page
+    pg.fill("#position", LONG)
+    pg.press("#position", "Enter")
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
+    page.tab("solve")
+    pg.fill("#limit-nodes", "200000")
+    try:
+        pg.click("#solve")
+        pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
+    finally:
+        pg.fill("#limit-nodes", "")
+    job = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "solve"][-1]
+    result = studio.api(f"/api/jobs/{job['id']}")["result"]
+    bound, line = result["upper_bound"], result["line"]
+    assert 0 < len(line) <= bound
+    assert pg.inner_text("#result-line") == (f"Unknown: the node limit stopped the search. A mate in at most {bound} "
+                                             "plies was found; the shortest is not proven.")
+    assert pg.inner_text("#line-title") == f"A mating line ({len(line)} plies):"
+    shown = pg.locator("#mainline li").evaluate_all("ls => ls.map(l => l.textContent)")
+    assert shown == [n.replace(" ", "") for n in numbered(mated(result["readable_line"]))]
+    # Stepped through on the board as the main line is, each diagram the engine's; the last a mate.
+    pos = tsume_position(LONG)
+    wait_js(pg, f"document.getElementById('ply-label').textContent === '0 / {len(line)}'")
+    check_diagram(page.board("#stepper-board"), pos, "start")
+    pg.focus("#stepper")
+    for k, move in enumerate(line, 1):
+        pg.keyboard.press("ArrowRight")
+        wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{k}'")
+        pos.push_str(move)
+        check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
+    assert pos.is_check() and not pos.legal_moves()
 
 
 def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):

@@ -1,9 +1,11 @@
 // The solve & verify tab: a search as a job (progress, cancel), then its
 // answer: the main line stepped through on the board (buttons, arrow keys,
-// the move list), the variations and useless interpositions, and verify's
-// verdict with every finding -- each of these clickable to show its
-// position on the board.  Every diagram is the server's (POST /api/position
-// with the moves played), so the page cannot disagree with the engine.
+// the move list) -- or, when a limit stopped the search after a mate was
+// found, the mating line known --, the variations and useless
+// interpositions, and verify's verdict with every finding -- each of these
+// clickable to show its position on the board.  Every diagram is the
+// server's (POST /api/position with the moves played), so the page cannot
+// disagree with the engine.
 
 import {Job, el, plies, post} from './api.js';
 import {BoardView} from './board.js';
@@ -74,16 +76,21 @@ async function run(kind) {
 function clear() {
   for (const id of ['result-line', 'verdict', 'findings', 'variations', 'alternatives']) $(id).replaceChildren();
   $('mainline').replaceChildren();
+  $('line-title').hidden = true;
   $('stepper').hidden = true;
   shown.mainline = [];
 }
 
 // --- the main line and its stepper ------------------------------------------------------
 
-function setLine(problem, mainline, readable) {
+// The line to step through: the main line, or (``title`` naming it) another mating line.
+function setLine(problem, mainline, readable, title) {
   shown.problem = problem;
   shown.mainline = mainline;
   shown.frames = new Map();
+  $('line-title').textContent = title ? `${title}:` : '';
+  $('line-title').hidden = !title;
+  $('stepper').setAttribute('aria-label', `${title || 'The main line'}: arrow keys step`);
   const list = $('mainline');
   list.replaceChildren();
   readable.forEach((move, i) => {
@@ -178,8 +185,12 @@ function showSolve(problem, result) {
   } else if (result.status === 'nomate') {
     line.textContent = 'No mate.';
   } else {
-    line.textContent = `Unknown: the ${result.reason || 'limit'} stopped the search` +
-      (result.upper_bound ? `; a mate within ${plies(result.upper_bound)} was found.` : '.');
+    line.textContent = `Unknown: the ${result.reason || 'limit'} stopped the search.` +
+      (result.upper_bound ? ` A mate in at most ${plies(result.upper_bound)} was found; the shortest is not proven.` : '');
+    // What is known: a mating line within that bound, read off the proofs.
+    if (result.upper_bound && result.line && result.line.length) {
+      setLine(problem, result.line, result.readable_line, `A mating line (${plies(result.line.length)})`);
+    }
   }
   line.dataset.status = result.status;
 }
