@@ -25,7 +25,7 @@ from tsume.collection import find, load, locate
 from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
-from tsume.render import mated, numbered
+from tsume.render import mated, numbered, useless_by_check
 from tsume.solve import solve
 from tsume.verify import verify
 
@@ -351,7 +351,8 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     page.open_problem("examples", "ito-09")
     pr = find(load(locate("examples")), "ito-09")
     pos = pr.problem().position()
-    line = solve(pr.problem()).mainline
+    result = solve(pr.problem())
+    line = result.mainline
     page.tab("solve")
     pg.click("#solve")
     pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
@@ -376,15 +377,23 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{len(line)}'")
     pg.click('#mainline button.move[data-ply="3"]')
     wait_js(pg, "document.getElementById('stepper').dataset.ply === '3'")
-    # Variations and useless interpositions are listed, and shown when clicked.
+    # Useless interpositions are listed after the check they answer, as solve prints them
+    # ("after 9. C4-6#: P*4 ..."), never as a ply past the mate; each is shown when clicked.
+    checks = numbered(mated(result.readable))
+    groups = pg.locator("#variations ul.useless li").evaluate_all(
+        "ls => ls.map(l => [l.querySelector('.after').textContent, [...l.querySelectorAll('button')].map(b => b.textContent)])")
+    assert groups == [[f"after {checks[ply - 1]}:", moves] for ply, moves in useless_by_check(result.variations).items()]
+    assert groups[-1][0] == f"after {len(line)}. {result.readable[-1]}#:"
+    assert f"{len(line) + 1}." not in pg.inner_text("#variations")
     useless = pg.locator("#variations ul.useless button")
-    assert useless.count() >= 1
-    useless.first.click()
-    ply, move = int(useless.first.get_attribute("data-ply")), useless.first.get_attribute("data-move")
-    want = pr.problem().position()
-    for m in line[: ply - 1] + [move]:
-        want.push_str(m)
-    wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+    for button in (useless.first, useless.last):
+        button.click()
+        ply, move = int(button.get_attribute("data-ply")), button.get_attribute("data-move")
+        want = pr.problem().position()
+        for m in line[: ply - 1] + [move]:
+            want.push_str(m)
+        wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+        assert pg.inner_text("#ply-label") == f"useless interposition after {checks[ply - 2]}: {button.inner_text()}"
 
 
 def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, studio):

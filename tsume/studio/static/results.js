@@ -13,7 +13,7 @@ import {problemBody} from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
-const shown = {problem: null, mainline: [], ply: 0, frames: new Map(), seq: 0};
+const shown = {problem: null, mainline: [], readable: [], ply: 0, frames: new Map(), seq: 0};
 let view = null;
 let job = null;
 
@@ -79,6 +79,7 @@ function clear() {
   $('line-title').hidden = true;
   $('stepper').hidden = true;
   shown.mainline = [];
+  shown.readable = [];
 }
 
 // --- the main line and its stepper ------------------------------------------------------
@@ -87,6 +88,7 @@ function clear() {
 function setLine(problem, mainline, readable, title) {
   shown.problem = problem;
   shown.mainline = mainline;
+  shown.readable = readable;
   shown.frames = new Map();
   $('line-title').textContent = title ? `${title}:` : '';
   $('line-title').hidden = !title;
@@ -147,6 +149,13 @@ function step(how) {
 
 // --- answers ------------------------------------------------------------------------------
 
+// A main-line move as the lists name it: "9. C4-6#".
+function plyName(ply) {
+  const move = shown.readable[ply - 1];
+  if (move === undefined) return `ply ${ply}`;
+  return `${ply}. ${move}${ply === shown.readable.length ? '#' : ''}`;
+}
+
 function variationsList(variations, title) {
   const counted = variations.filter((v) => !v.useless);
   const useless = variations.filter((v) => v.useless);
@@ -166,11 +175,20 @@ function variationsList(variations, title) {
   }
   if (useless.length) {
     box.append(el('h3', {}, 'Useless interpositions (refuted, not counted)'));
+    // Grouped after the check they answer, the main line's ply before theirs
+    // (the mate's, for those the mating move leaves): never as a ply past the mate.
+    const groups = new Map();
+    for (const v of useless) groups.set(v.ply - 1, [...(groups.get(v.ply - 1) || []), v]);
     const list = el('ul', {class: 'variations useless'});
-    for (const v of useless) {
-      const b = el('button', {type: 'button', 'data-ply': v.ply, 'data-move': v.move}, `${v.ply}. ${v.readable}`);
-      b.addEventListener('click', () => showAt(v.ply, [v.move], `useless interposition at ply ${v.ply}: ${v.readable}`));
-      list.append(el('li', {}, b));
+    for (const [check, group] of [...groups].sort((a, b) => a[0] - b[0])) {
+      const after = `after ${plyName(check)}`;
+      const item = el('li', {'data-check': check}, el('span', {class: 'after'}, `${after}:`));
+      for (const v of group) {
+        const b = el('button', {type: 'button', 'data-ply': v.ply, 'data-move': v.move}, v.readable);
+        b.addEventListener('click', () => showAt(v.ply, [v.move], `useless interposition ${after}: ${v.readable}`));
+        item.append(b);
+      }
+      list.append(item);
     }
     box.append(list);
   }
