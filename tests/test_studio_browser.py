@@ -403,11 +403,8 @@ def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, stu
     wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
     page.tab("solve")
     pg.fill("#limit-nodes", "200000")
-    try:
-        pg.click("#solve")
-        pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
-    finally:
-        pg.fill("#limit-nodes", "")
+    pg.click("#solve")
+    pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
     job = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "solve"][-1]
     result = studio.api(f"/api/jobs/{job['id']}")["result"]
     bound, line = result["upper_bound"], result["line"]
@@ -429,6 +426,84 @@ def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, stu
         check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
     assert pos.is_check() and not pos.legal_moves()
 
+
+def stale_note(pg, selector: str) -> str:
+    """The note saying what a result was made for ('' while it is the problem's own), on any tab."""
+    return pg.evaluate(f"(n => n.hidden ? '' : n.textContent)(document.querySelector('{selector}'))")
+
+
+def test_a_result_for_another_position_says_so_and_steps_its_own(page):
+    pg = page.page
+    page.open_problem("examples", "ito-09")
+    pr = find(load(locate("examples")), "ito-09")
+    given = Position(pr.position, pr.variant, validate=False).fen()
+    line = solve(pr.problem()).mainline
+    # A verification reads the stated length and solution: another length, and it says so.
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    assert stale_note(pg, "#result-stale") == ""
+    page.tab("setup")
+    pg.fill("#length", "11")
+    pg.dispatch_event("#length", "change")
+    assert stale_note(pg, "#result-stale") == (f"For the previous stated length ({pr.length}), not for the problem "
+                                               "as it stands now: solve or verify again.")
+    pg.fill("#length", str(pr.length))
+    pg.dispatch_event("#length", "change")
+    assert stale_note(pg, "#result-stale") == ""
+    page.tab("solve")
+    pg.click("#solve")
+    pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
+    assert stale_note(pg, "#result-stale") == "" and "stale" not in pg.get_attribute("#result", "class")
+    # A pawn more in hand: another position.  The answer says whose it is.
+    plus = '#hands .hand-editor.black button[data-letter="P"][data-delta="1"]'
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus))
+    assert pg.input_value("#position") != given
+    page.tab("solve")
+    assert pg.is_visible("#result-stale")
+    assert stale_note(pg, "#result-stale") == (f"For the previous position, {given}, not for the problem as it "
+                                               "stands now: solve or verify again.")
+    assert "stale" in pg.get_attribute("#result", "class")
+    # Its line is stepped on its own position, never on the board set up now.
+    pg.click('#stepper button[data-go="next"]')
+    wait_js(pg, "document.getElementById('stepper').dataset.ply === '1'")
+    own = pr.problem().position()
+    own.push_str(line[0])
+    check_diagram(page.board("#stepper-board"), own, "the stale line's first ply")
+    # The pawn taken back: the same position again, the answer its own again.
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus.replace('"1"', '"-1"')))
+    assert pg.input_value("#position") == given
+    assert stale_note(pg, "#result-stale") == "" and "stale" not in pg.get_attribute("#result", "class")
+    # The play tab: a tree built for ito-09 is not offered as another position's.
+    page.tab("play")
+    pg.click("#play-start")
+    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+    assert stale_note(pg, "#play-stale") == ""
+    page.tab("setup")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('position').value.startsWith('31 ')")
+    page.tab("play")
+    assert pg.is_visible("#play-stale")
+    assert stale_note(pg, "#play-stale") == (f"For the previous position, {given}, not for the problem as it "
+                                             "stands now: press Play this problem again.")
+    assert pg.get_attribute("#player .player", "data-position") == pr.problem().position().fen()
+    # An answer that arrives after an edit made while it was sought is marked when shown.
+    page.tab("setup")
+    pg.fill("#position", LONG)
+    pg.press("#position", "Enter")
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
+    page.tab("solve")
+    pg.fill("#limit-time", "3")
+    pg.click("#solve")
+    wait_js(pg, "document.getElementById('search-progress').textContent.startsWith('Searching')")
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus))
+    page.tab("solve")
+    pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
+    assert stale_note(pg, "#result-stale") == (f"For the previous position, {LONG} 1, not for the problem as it "
+                                               "stands now: solve or verify again.")
 
 def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     pg = page.page

@@ -9,11 +9,12 @@
 
 import {Job, el, plies, post} from './api.js';
 import {BoardView} from './board.js';
-import {problemBody} from './state.js';
+import {SEARCHED, onProblem, problemBody, staleNote} from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
-const shown = {problem: null, mainline: [], readable: [], ply: 0, frames: new Map(), seq: 0};
+// ``fields``: those of ``problem`` the answer shown depends on (null: no answer shown).
+const shown = {problem: null, fields: null, mainline: [], readable: [], ply: 0, frames: new Map(), seq: 0};
 let view = null;
 let job = null;
 
@@ -66,6 +67,8 @@ async function run(kind) {
     $('search-progress').textContent = `Done${seconds}.`;
     if (kind === 'solve') showSolve(problem, final.result);
     else showVerify(problem, final.result.problems[0]);
+    // The board may have changed while the search ran.
+    stale();
   } else if (final.state === 'cancelled') {
     $('search-progress').textContent = 'Cancelled.';
   } else {
@@ -80,6 +83,18 @@ function clear() {
   $('stepper').hidden = true;
   shown.mainline = [];
   shown.readable = [];
+  shown.fields = null;
+  stale();
+}
+
+// An answer made for another problem than the one set up now says so, and
+// which it was made for: its lines and diagrams stay those of its own
+// position (every frame is drawn from it), never played on the new board.
+function stale() {
+  const note = shown.fields ? staleNote(shown.problem, shown.fields, 'solve or verify again') : '';
+  $('result-stale').textContent = note;
+  $('result-stale').hidden = !note;
+  $('result').classList.toggle('stale', Boolean(note));
 }
 
 // --- the main line and its stepper ------------------------------------------------------
@@ -195,6 +210,8 @@ function variationsList(variations, title) {
 }
 
 function showSolve(problem, result) {
+  shown.problem = problem;
+  shown.fields = SEARCHED;
   const line = $('result-line');
   if (result.status === 'mate') {
     line.textContent = `Mate in ${plies(result.length)}; the attacker has ${result.leftover === '-' ? 'nothing' : result.leftover} left.`;
@@ -214,6 +231,8 @@ function showSolve(problem, result) {
 }
 
 function showVerify(problem, report) {
+  shown.problem = problem;
+  shown.fields = [...SEARCHED, 'length', 'solution'];
   const verdict = $('verdict');
   verdict.replaceChildren(el('p', {class: `verdict ${report.verdict}`, 'data-verdict': report.verdict},
     {sound: 'Sound.', flawed: 'Flawed: only tolerated blemishes.', unsound: 'Unsound.',
@@ -267,6 +286,7 @@ export function initResults() {
   $('solve').addEventListener('click', () => run('solve'));
   $('verify').addEventListener('click', () => run('verify'));
   $('cancel-search').addEventListener('click', () => { if (job) job.cancel(); });
+  onProblem(stale);
   document.querySelectorAll('#stepper .controls button').forEach((b) => {
     b.addEventListener('click', () => step(b.dataset.go));
   });
