@@ -326,6 +326,44 @@ def test_a_length_filter_applies_as_one_types_and_the_first_click_opens(page, st
         [p["id"] for p in problems]
 
 
+def test_a_save_into_the_collection_shown_refreshes_its_table(page):
+    pg = page.page
+    rows = ("[...document.querySelectorAll('#problems tbody tr')].map(r => r.dataset.id + ': ' + "
+            "r.cells[4].textContent).join(' | ')")
+    page.open_problem("examples", "ito-09")
+    pg.fill("#save-file", "shelf.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [ito-09] into shelf.tsume')")
+    page.tab("collections")
+    pg.select_option("#collection", "shelf.tsume")
+    title = find(load(locate("examples")), "ito-09").title
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title}')}")
+    # A new problem saved into it appears in its table, no Refresh pressed ...
+    page.tab("setup")
+    pg.fill("#position", "1kT3H24 b G 1")
+    pg.press("#position", "Enter")
+    wait_js(pg, "document.getElementById('position').value === '1kT3H24 b G 1'")
+    pg.click("#details summary")
+    pg.fill("#pid", "mine-2")
+    pg.fill("#title", "Second")
+    pg.dispatch_event("#title", "change")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [mine-2] into shelf.tsume')")
+    page.tab("collections")
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title} | mine-2: Second')}")
+    # ... and a problem replaced shows its new details.
+    page.tab("setup")
+    pg.fill("#title", "Second, retitled")
+    pg.dispatch_event("#title", "change")
+    pg.check("#save-replace")
+    pg.evaluate("document.getElementById('save-status').textContent = ''")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [mine-2] into shelf.tsume (2 ')")
+    page.tab("collections")
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title} | mine-2: Second, retitled')}")
+    assert pg.inner_text("#collection-line") == "2 of 2 problems shown."
+
+
 def test_a_root_holding_the_bundled_files_lists_each_collection_once(browser):  # noqa: F811
     from tsume.collection import bundled_names, bundled_path
 
