@@ -55,14 +55,20 @@ def main() -> None:
                 page.goto((work / f"{name}.svg").as_uri())
                 # An SVG document has no page to screenshot whole: shoot its root element.
                 page.locator("svg").screenshot(path=str(IMAGES / f"{'diagram-kanji' if name == 'kanji' else name}.png"))
-            page.set_viewport_size({"width": 1000, "height": 800})
+            # The booklet's whole column (1,100 px at most): a 31-square board at 32 px a square fits it.
+            page.set_viewport_size({"width": 1100, "height": 800})
             page.goto((work / "booklet.html").as_uri())
             page.locator("#problem-3").screenshot(path=str(IMAGES / "booklet-page.png"))
             # The viewer of the same problem, three moves in.
             solution = page.locator("#solution-body-3")
             viewer = solution.locator(".viewer")
-            for _ in range(3):
+            # Viewers draw their first frame as they come near the window, which moves the page:
+            # let that happen before clicking, and see each click land.
+            viewer.scroll_into_view_if_needed()
+            viewer.locator(".frame-view svg").wait_for()
+            for ply in range(1, 4):
                 viewer.locator('button[data-go="next"]').click()
+                page.wait_for_function(f"document.querySelector('#solution-body-3 .viewer').dataset.ply === '{ply}'")
             solution.screenshot(path=str(IMAGES / "viewer.png"))
             phone = browser.new_page(viewport={"width": 390, "height": 700}, device_scale_factor=2)
             phone.goto((work / "hidden.html").as_uri())

@@ -25,6 +25,7 @@ from tsume.collection import find, load, locate
 from tsume.problem import tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
+from tsume.render import mated, numbered, useless_by_check
 from tsume.solve import solve
 from tsume.verify import verify
 
@@ -175,7 +176,10 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     # Rutherford: the board's length is an input.
     pg.select_option("#variant", "rutherford")
     pg.fill("#squares", "11")
-    pg.dispatch_event("#squares", "change")
+    # Left as a user leaves it: one change event.  (One dispatched here would be
+    # followed by the browser's own when the field loses focus, redrawing the board
+    # under the next click.)
+    pg.locator("#squares").blur()
     wait_js(pg, "document.getElementById('position').value === 'k10 b - 1'")
     pg.click('#palette button[data-token="+L"]')
     click_square(pg, "#editor-board", 5)
@@ -325,6 +329,44 @@ def test_a_length_filter_applies_as_one_types_and_the_first_click_opens(page, st
         [p["id"] for p in problems]
 
 
+def test_a_save_into_the_collection_shown_refreshes_its_table(page):
+    pg = page.page
+    rows = ("[...document.querySelectorAll('#problems tbody tr')].map(r => r.dataset.id + ': ' + "
+            "r.cells[4].textContent).join(' | ')")
+    page.open_problem("examples", "ito-09")
+    pg.fill("#save-file", "shelf.tsume")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [ito-09] into shelf.tsume')")
+    page.tab("collections")
+    pg.select_option("#collection", "shelf.tsume")
+    title = find(load(locate("examples")), "ito-09").title
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title}')}")
+    # A new problem saved into it appears in its table, no Refresh pressed ...
+    page.tab("setup")
+    pg.fill("#position", "1kT3H24 b G 1")
+    pg.press("#position", "Enter")
+    wait_js(pg, "document.getElementById('position').value === '1kT3H24 b G 1'")
+    pg.click("#details summary")
+    pg.fill("#pid", "mine-2")
+    pg.fill("#title", "Second")
+    pg.dispatch_event("#title", "change")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [mine-2] into shelf.tsume')")
+    page.tab("collections")
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title} | mine-2: Second')}")
+    # ... and a problem replaced shows its new details.
+    page.tab("setup")
+    pg.fill("#title", "Second, retitled")
+    pg.dispatch_event("#title", "change")
+    pg.check("#save-replace")
+    pg.evaluate("document.getElementById('save-status').textContent = ''")
+    pg.click("#save")
+    wait_js(pg, "document.getElementById('save-status').textContent.startsWith('Saved [mine-2] into shelf.tsume (2 ')")
+    page.tab("collections")
+    wait_js(pg, f"{rows} === {json.dumps(f'ito-09: {title} | mine-2: Second, retitled')}")
+    assert pg.inner_text("#collection-line") == "2 of 2 problems shown."
+
+
 def test_a_root_holding_the_bundled_files_lists_each_collection_once(browser):  # noqa: F811
     from tsume.collection import bundled_names, bundled_path
 
@@ -350,7 +392,8 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     page.open_problem("examples", "ito-09")
     pr = find(load(locate("examples")), "ito-09")
     pos = pr.problem().position()
-    line = solve(pr.problem()).mainline
+    result = solve(pr.problem())
+    line = result.mainline
     page.tab("solve")
     pg.click("#solve")
     pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
@@ -375,16 +418,133 @@ def test_solve_and_step_through_the_main_line_as_the_engine_plays_it(page):
     wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{len(line)}'")
     pg.click('#mainline button.move[data-ply="3"]')
     wait_js(pg, "document.getElementById('stepper').dataset.ply === '3'")
-    # Variations and useless interpositions are listed, and shown when clicked.
+    # Useless interpositions are listed after the check they answer, as solve prints them
+    # ("after 9. C4-6#: P*4 ..."), never as a ply past the mate; each is shown when clicked.
+    checks = numbered(mated(result.readable))
+    groups = pg.locator("#variations ul.useless li").evaluate_all(
+        "ls => ls.map(l => [l.querySelector('.after').textContent, [...l.querySelectorAll('button')].map(b => b.textContent)])")
+    assert groups == [[f"after {checks[ply - 1]}:", moves] for ply, moves in useless_by_check(result.variations).items()]
+    assert groups[-1][0] == f"after {len(line)}. {result.readable[-1]}#:"
+    assert f"{len(line) + 1}." not in pg.inner_text("#variations")
     useless = pg.locator("#variations ul.useless button")
-    assert useless.count() >= 1
-    useless.first.click()
-    ply, move = int(useless.first.get_attribute("data-ply")), useless.first.get_attribute("data-move")
-    want = pr.problem().position()
-    for m in line[: ply - 1] + [move]:
-        want.push_str(m)
-    wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+    for button in (useless.first, useless.last):
+        button.click()
+        ply, move = int(button.get_attribute("data-ply")), button.get_attribute("data-move")
+        want = pr.problem().position()
+        for m in line[: ply - 1] + [move]:
+            want.push_str(m)
+        wait_js(pg, f"document.querySelector('#stepper-board svg').dataset.position === {json.dumps(want.fen())}")
+        assert pg.inner_text("#ply-label") == f"useless interposition after {checks[ply - 2]}: {button.inner_text()}"
 
+
+def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, studio):
+    pg = page.page
+    pg.fill("#position", LONG)
+    pg.press("#position", "Enter")
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
+    page.tab("solve")
+    pg.fill("#limit-nodes", "200000")
+    pg.click("#solve")
+    pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
+    job = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "solve"][-1]
+    result = studio.api(f"/api/jobs/{job['id']}")["result"]
+    bound, line = result["upper_bound"], result["line"]
+    assert 0 < len(line) <= bound
+    assert pg.inner_text("#result-line") == (f"Unknown: the node limit stopped the search. A mate in at most {bound} "
+                                             "plies was found; the shortest is not proven.")
+    assert pg.inner_text("#line-title") == f"A mating line ({len(line)} plies):"
+    shown = pg.locator("#mainline li").evaluate_all("ls => ls.map(l => l.textContent)")
+    assert shown == [n.replace(" ", "") for n in numbered(mated(result["readable_line"]))]
+    # Stepped through on the board as the main line is, each diagram the engine's; the last a mate.
+    pos = tsume_position(LONG)
+    wait_js(pg, f"document.getElementById('ply-label').textContent === '0 / {len(line)}'")
+    check_diagram(page.board("#stepper-board"), pos, "start")
+    pg.focus("#stepper")
+    for k, move in enumerate(line, 1):
+        pg.keyboard.press("ArrowRight")
+        wait_js(pg, f"document.getElementById('stepper').dataset.ply === '{k}'")
+        pos.push_str(move)
+        check_diagram(page.board("#stepper-board"), pos, f"after ply {k}")
+    assert pos.is_check() and not pos.legal_moves()
+
+
+def stale_note(pg, selector: str) -> str:
+    """The note saying what a result was made for ('' while it is the problem's own), on any tab."""
+    return pg.evaluate(f"(n => n.hidden ? '' : n.textContent)(document.querySelector('{selector}'))")
+
+
+def test_a_result_for_another_position_says_so_and_steps_its_own(page):
+    pg = page.page
+    page.open_problem("examples", "ito-09")
+    pr = find(load(locate("examples")), "ito-09")
+    given = Position(pr.position, pr.variant, validate=False).fen()
+    line = solve(pr.problem()).mainline
+    # A verification reads the stated length and solution: another length, and it says so.
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    assert stale_note(pg, "#result-stale") == ""
+    page.tab("setup")
+    pg.fill("#length", "11")
+    pg.dispatch_event("#length", "change")
+    assert stale_note(pg, "#result-stale") == (f"For the previous stated length ({pr.length}), not for the problem "
+                                               "as it stands now: solve or verify again.")
+    pg.fill("#length", str(pr.length))
+    pg.dispatch_event("#length", "change")
+    assert stale_note(pg, "#result-stale") == ""
+    page.tab("solve")
+    pg.click("#solve")
+    pg.wait_for_selector("#result-line[data-status=mate]", timeout=30_000)
+    assert stale_note(pg, "#result-stale") == "" and "stale" not in pg.get_attribute("#result", "class")
+    # A pawn more in hand: another position.  The answer says whose it is.
+    plus = '#hands .hand-editor.black button[data-letter="P"][data-delta="1"]'
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus))
+    assert pg.input_value("#position") != given
+    page.tab("solve")
+    assert pg.is_visible("#result-stale")
+    assert stale_note(pg, "#result-stale") == (f"For the previous position, {given}, not for the problem as it "
+                                               "stands now: solve or verify again.")
+    assert "stale" in pg.get_attribute("#result", "class")
+    # Its line is stepped on its own position, never on the board set up now.
+    pg.click('#stepper button[data-go="next"]')
+    wait_js(pg, "document.getElementById('stepper').dataset.ply === '1'")
+    own = pr.problem().position()
+    own.push_str(line[0])
+    check_diagram(page.board("#stepper-board"), own, "the stale line's first ply")
+    # The pawn taken back: the same position again, the answer its own again.
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus.replace('"1"', '"-1"')))
+    assert pg.input_value("#position") == given
+    assert stale_note(pg, "#result-stale") == "" and "stale" not in pg.get_attribute("#result", "class")
+    # The play tab: a tree built for ito-09 is not offered as another position's.
+    page.tab("play")
+    pg.click("#play-start")
+    pg.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
+    assert stale_note(pg, "#play-stale") == ""
+    page.tab("setup")
+    pg.click("#clear")
+    wait_js(pg, "document.getElementById('position').value.startsWith('31 ')")
+    page.tab("play")
+    assert pg.is_visible("#play-stale")
+    assert stale_note(pg, "#play-stale") == (f"For the previous position, {given}, not for the problem as it "
+                                             "stands now: press Play this problem again.")
+    assert pg.get_attribute("#player .player", "data-position") == pr.problem().position().fen()
+    # An answer that arrives after an edit made while it was sought is marked when shown.
+    page.tab("setup")
+    pg.fill("#position", LONG)
+    pg.press("#position", "Enter")
+    wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
+    page.tab("solve")
+    pg.fill("#limit-time", "3")
+    pg.click("#solve")
+    wait_js(pg, "document.getElementById('search-progress').textContent.startsWith('Searching')")
+    page.tab("setup")
+    wait_redrawn(pg, lambda: pg.click(plus))
+    page.tab("solve")
+    pg.wait_for_selector("#result-line[data-status=unknown]", timeout=60_000)
+    assert stale_note(pg, "#result-stale") == (f"For the previous position, {LONG} 1, not for the problem as it "
+                                               "stands now: solve or verify again.")
 
 def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     pg = page.page

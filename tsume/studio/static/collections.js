@@ -40,7 +40,9 @@ async function choose() {
   }
   const tags = new Set();
   loaded.problems.forEach((p) => p.tags.forEach((t) => tags.add(t)));
+  const tag = $('f-tag').value;
   $('f-tag').replaceChildren(el('option', {value: ''}, 'any'), ...[...tags].sort().map((t) => el('option', {value: t}, t)));
+  if (tags.has(tag)) $('f-tag').value = tag;  // (a tag filter stays while the tag does, as the lengths stay)
   table();
 }
 
@@ -122,7 +124,11 @@ export async function initCollections(openProblem) {
   $('refresh').addEventListener('click', async () => { await listing(); await choose(); });
   for (const id of ['f-min', 'f-max', 'f-tag']) $(id).addEventListener('input', filter);
   $('booklet').addEventListener('click', booklet);
-  document.addEventListener('tsume:saved', () => listing());
+  document.addEventListener('tsume:saved', async (event) => {
+    await listing();
+    // Saved into the collection shown: its table shows what was saved.
+    if (loaded && loaded.file === event.detail.file) await choose();
+  });
   await listing();
   await choose();
 }

@@ -6,7 +6,7 @@ import {initCompose} from './compose.js';
 import {initEditor, openProblem} from './editor.js';
 import {createPlayer} from './play.js';
 import {initResults} from './results.js';
-import {current, onProblem, problemBody} from './state.js';
+import {SEARCHED, current, onProblem, problemBody, staleNote} from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,12 +32,23 @@ function summary(problem) {
 
 function initPlay() {
   let job = null;
+  // The problem the player plays (null: none); another one set up since is said.
+  let played = null;
+  const stale = () => {
+    const note = played ? staleNote(played, SEARCHED, 'press Play this problem again') : '';
+    $('play-stale').textContent = note;
+    $('play-stale').hidden = !note;
+  };
+  onProblem(stale);
   $('play-start').addEventListener('click', async () => {
     $('play-start').disabled = true;
     $('play-cancel').disabled = false;
     $('player').replaceChildren();
     $('play-progress').textContent = 'Building the tree of right and wrong moves...';
-    job = new Job('/api/play', {problem: problemBody()}, (v) => {
+    played = null;
+    stale();
+    const problem = problemBody();
+    job = new Job('/api/play', {problem}, (v) => {
       const p = v.progress || {};
       if (v.state === 'running' && p.tree_nodes) {
         $('play-progress').textContent = `Building the tree: ${p.tree_nodes} positions, ${p.nodes.toLocaleString('en')} nodes...`;
@@ -48,6 +59,8 @@ function initPlay() {
       if (final.state === 'done') {
         $('play-progress').textContent = final.result.complete ? '' : 'A limit stopped some searches: some moves are not judged.';
         createPlayer($('player'), final.result);
+        played = problem;
+        stale();
       } else {
         $('play-progress').textContent = final.state === 'cancelled' ? 'Cancelled.' : (final.error || 'Failed.');
       }

@@ -1,17 +1,20 @@
 // The solve & verify tab: a search as a job (progress, cancel), then its
 // answer: the main line stepped through on the board (buttons, arrow keys,
-// the move list), the variations and useless interpositions, and verify's
-// verdict with every finding -- each of these clickable to show its
-// position on the board.  Every diagram is the server's (POST /api/position
-// with the moves played), so the page cannot disagree with the engine.
+// the move list) -- or, when a limit stopped the search after a mate was
+// found, the mating line known --, the variations and useless
+// interpositions, and verify's verdict with every finding -- each of these
+// clickable to show its position on the board.  Every diagram is the
+// server's (POST /api/position with the moves played), so the page cannot
+// disagree with the engine.
 
 import {Job, el, plies, post} from './api.js';
 import {BoardView} from './board.js';
-import {problemBody} from './state.js';
+import {SEARCHED, onProblem, problemBody, staleNote} from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
-const shown = {problem: null, mainline: [], ply: 0, frames: new Map(), seq: 0};
+// ``fields``: those of ``problem`` the answer shown depends on (null: no answer shown).
+const shown = {problem: null, fields: null, mainline: [], readable: [], ply: 0, frames: new Map(), seq: 0};
 let view = null;
 let job = null;
 
@@ -64,6 +67,8 @@ async function run(kind) {
     $('search-progress').textContent = `Done${seconds}.`;
     if (kind === 'solve') showSolve(problem, final.result);
     else showVerify(problem, final.result.problems[0]);
+    // The board may have changed while the search ran.
+    stale();
   } else if (final.state === 'cancelled') {
     $('search-progress').textContent = 'Cancelled.';
   } else {
@@ -74,16 +79,35 @@ async function run(kind) {
 function clear() {
   for (const id of ['result-line', 'verdict', 'findings', 'variations', 'alternatives']) $(id).replaceChildren();
   $('mainline').replaceChildren();
+  $('line-title').hidden = true;
   $('stepper').hidden = true;
   shown.mainline = [];
+  shown.readable = [];
+  shown.fields = null;
+  stale();
+}
+
+// An answer made for another problem than the one set up now says so, and
+// which it was made for: its lines and diagrams stay those of its own
+// position (every frame is drawn from it), never played on the new board.
+function stale() {
+  const note = shown.fields ? staleNote(shown.problem, shown.fields, 'solve or verify again') : '';
+  $('result-stale').textContent = note;
+  $('result-stale').hidden = !note;
+  $('result').classList.toggle('stale', Boolean(note));
 }
 
 // --- the main line and its stepper ------------------------------------------------------
 
-function setLine(problem, mainline, readable) {
+// The line to step through: the main line, or (``title`` naming it) another mating line.
+function setLine(problem, mainline, readable, title) {
   shown.problem = problem;
   shown.mainline = mainline;
+  shown.readable = readable;
   shown.frames = new Map();
+  $('line-title').textContent = title ? `${title}:` : '';
+  $('line-title').hidden = !title;
+  $('stepper').setAttribute('aria-label', `${title || 'The main line'}: arrow keys step`);
   const list = $('mainline');
   list.replaceChildren();
   readable.forEach((move, i) => {
@@ -140,6 +164,13 @@ function step(how) {
 
 // --- answers ------------------------------------------------------------------------------
 
+// A main-line move as the lists name it: "9. C4-6#".
+function plyName(ply) {
+  const move = shown.readable[ply - 1];
+  if (move === undefined) return `ply ${ply}`;
+  return `${ply}. ${move}${ply === shown.readable.length ? '#' : ''}`;
+}
+
 function variationsList(variations, title) {
   const counted = variations.filter((v) => !v.useless);
   const useless = variations.filter((v) => v.useless);
@@ -159,17 +190,28 @@ function variationsList(variations, title) {
   }
   if (useless.length) {
     box.append(el('h3', {}, 'Useless interpositions (refuted, not counted)'));
+    // Grouped after the check they answer, the main line's ply before theirs
+    // (the mate's, for those the mating move leaves): never as a ply past the mate.
+    const groups = new Map();
+    for (const v of useless) groups.set(v.ply - 1, [...(groups.get(v.ply - 1) || []), v]);
     const list = el('ul', {class: 'variations useless'});
-    for (const v of useless) {
-      const b = el('button', {type: 'button', 'data-ply': v.ply, 'data-move': v.move}, `${v.ply}. ${v.readable}`);
-      b.addEventListener('click', () => showAt(v.ply, [v.move], `useless interposition at ply ${v.ply}: ${v.readable}`));
-      list.append(el('li', {}, b));
+    for (const [check, group] of [...groups].sort((a, b) => a[0] - b[0])) {
+      const after = `after ${plyName(check)}`;
+      const item = el('li', {'data-check': check}, el('span', {class: 'after'}, `${after}:`));
+      for (const v of group) {
+        const b = el('button', {type: 'button', 'data-ply': v.ply, 'data-move': v.move}, v.readable);
+        b.addEventListener('click', () => showAt(v.ply, [v.move], `useless interposition ${after}: ${v.readable}`));
+        item.append(b);
+      }
+      list.append(item);
     }
     box.append(list);
   }
 }
 
 function showSolve(problem, result) {
+  shown.problem = problem;
+  shown.fields = SEARCHED;
   const line = $('result-line');
   if (result.status === 'mate') {
     line.textContent = `Mate in ${plies(result.length)}; the attacker has ${result.leftover === '-' ? 'nothing' : result.leftover} left.`;
@@ -178,13 +220,19 @@ function showSolve(problem, result) {
   } else if (result.status === 'nomate') {
     line.textContent = 'No mate.';
   } else {
-    line.textContent = `Unknown: the ${result.reason || 'limit'} stopped the search` +
-      (result.upper_bound ? `; a mate within ${plies(result.upper_bound)} was found.` : '.');
+    line.textContent = `Unknown: the ${result.reason || 'limit'} stopped the search.` +
+      (result.upper_bound ? ` A mate in at most ${plies(result.upper_bound)} was found; the shortest is not proven.` : '');
+    // What is known: a mating line within that bound, read off the proofs.
+    if (result.upper_bound && result.line && result.line.length) {
+      setLine(problem, result.line, result.readable_line, `A mating line (${plies(result.line.length)})`);
+    }
   }
   line.dataset.status = result.status;
 }
 
 function showVerify(problem, report) {
+  shown.problem = problem;
+  shown.fields = [...SEARCHED, 'length', 'solution'];
   const verdict = $('verdict');
   verdict.replaceChildren(el('p', {class: `verdict ${report.verdict}`, 'data-verdict': report.verdict},
     {sound: 'Sound.', flawed: 'Flawed: only tolerated blemishes.', unsound: 'Unsound.',
@@ -238,6 +286,7 @@ export function initResults() {
   $('solve').addEventListener('click', () => run('solve'));
   $('verify').addEventListener('click', () => run('verify'));
   $('cancel-search').addEventListener('click', () => { if (job) job.cancel(); });
+  onProblem(stale);
   document.querySelectorAll('#stepper .controls button').forEach((b) => {
     b.addEventListener('click', () => step(b.dataset.go));
   });

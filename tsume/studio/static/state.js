@@ -30,3 +30,29 @@ export function setProblem(problem, origin) {
 export function onProblem(f) {
   listeners.push(f);
 }
+
+// The fields a search reads: the problem it answers.  (A verification also
+// reads the stated length and solution.)
+export const SEARCHED = ['position', 'variant', 'defender'];
+
+const RULES = {rest: 'the rest of the set', none: 'nothing'};
+
+// When the problem is no longer ``made`` in ``fields`` (the problem a result
+// was made for), a sentence saying what the result is for; '' while it is.
+export function staleNote(made, fields, again) {
+  const before = problemBody(made);
+  const now = problemBody();
+  const changed = fields.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]));
+  if (!changed.length) return '';
+  let what;
+  if (changed.some((k) => SEARCHED.includes(k))) {
+    what = `the previous position, ${made.position}`;
+    if (changed.includes('variant')) what += ` (${made.variant})`;
+    if (changed.includes('defender')) what += `, the defender holding ${RULES[made.defender] || made.defender || 'the pieces named'}`;
+  } else {
+    const names = {length: 'stated length', solution: 'solution'};
+    const value = (k) => (before[k] === undefined ? 'none' : [].concat(before[k]).join(' '));
+    what = `the previous ${changed.map((k) => names[k] || k).join(' and ')} (${changed.map(value).join('; ')})`;
+  }
+  return `For ${what}, not for the problem as it stands now: ${again}.`;
+}
