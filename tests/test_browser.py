@@ -235,6 +235,27 @@ def test_stepping_through_every_solution_shows_the_engine_positions(browser, tmp
         page.close()
 
 
+def test_a_viewer_keeps_the_room_of_its_first_frame_before_drawing_it(browser, tmp_path):
+    """The first frames are drawn as their viewers near the window; the room
+    each takes is kept beforehand, so drawing one never moves the page."""
+    path = _booklet(tmp_path, "seed-ito")
+    page = Page(browser, path)
+    try:
+        boxes = page.page.evaluate("""() => [...document.querySelectorAll('.viewer .frame-view')].map(f => ({
+            drawn: !!f.querySelector('svg'), height: f.getBoundingClientRect().height}))""")
+        far = [i for i, b in enumerate(boxes) if not b["drawn"]]
+        assert len(far) > 10, "every frame was drawn at load: nothing to test"
+        for i in far[:5] + far[-3:]:
+            frame = page.page.locator(".viewer .frame-view").nth(i)
+            frame.scroll_into_view_if_needed()
+            frame.locator("svg").wait_for()
+            after = frame.evaluate("f => f.getBoundingClientRect().height")
+            assert abs(after - boxes[i]["height"]) < 1, (i, boxes[i]["height"], after)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
 def test_show_buttons_reveal_and_hide_the_solutions(browser, tmp_path):
     path = _booklet(tmp_path, "examples", "--solutions", "hidden")
     problems = load(locate("examples"))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -212,6 +213,16 @@ def _verdict(entry: Entry) -> str:
     return f'<div class="verdict {escape(entry.verdict)}"><p>{head}.</p><ul>{items}</ul></div>'
 
 
+def _first_frame_height(entry: Entry, line: dict) -> int:
+    """The height in pixels of a viewer's first frame as the page draws it
+    (board.js draws what svg.board() draws)."""
+    pos = entry.position
+    caption = f"Start: {COLOUR_NAMES[pos.turn]} to move.  {pos.fen()}"
+    drawn = board(pos, standalone=False, fold=line["fold"], size=SQUARE_PX, caption=caption)
+    found = re.search(r'height="(\d+)"', drawn)
+    return int(found.group(1)) if found else 0
+
+
 def _solution(entry: Entry) -> str:
     """The solution block of one problem: main line, viewer, variations."""
     pr = entry.problem
@@ -235,7 +246,9 @@ def _solution(entry: Entry) -> str:
     frames = len(line["positions"])
     out.append(f'<div class="viewer" tabindex="0" data-frames="{frames}" data-ply="0" '
                f'aria-label="Step through the solution of problem {entry.number}">')
-    out.append('<div class="frame-view"></div>')
+    # The first frame is drawn as the viewer nears the window: its room is kept
+    # now, so that drawing it does not move the page under the reader.
+    out.append(f'<div class="frame-view" style="min-height:{_first_frame_height(entry, line)}px"></div>')
     out.append('<div class="controls">'
                '<button type="button" data-go="first" title="Start (Home)">&laquo; Start</button>'
                '<button type="button" data-go="prev" title="Back (left arrow)">&lsaquo; Back</button>'
