@@ -20,7 +20,6 @@ use crate::position::Position;
 use crate::search::bound::{widened, PnDn, INF_PN};
 use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
-use crate::search::interposition::interposition_square;
 use crate::search::options::Options;
 use crate::search::table::Table;
 use crate::search::value::Value;
@@ -151,7 +150,7 @@ impl Expansion {
                 (attacker_hand, HandChange::None)
             };
             let checker = if ranged != 0 {
-                interposition_square(pos, m, ranged)
+                pos.interposition_square(m, ranged)
             } else {
                 0
             };

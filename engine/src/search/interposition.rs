@@ -19,69 +19,13 @@
 
 use crate::hand::Hand;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::search::anchors::Epoch;
 use crate::search::bound::{Bound, UNBOUNDED};
 use crate::search::engine::Search;
 use crate::search::expansion::Child;
 use crate::search::monitor::Stop;
 use crate::search::value::{Rep, Value};
-use crate::square::{has, lowest, Mask, Square};
-
-/// The checker's square if the defender move `m` interposes on its line
-/// (`ranged`: the ride checkers), else 0.
-pub fn interposition_square(pos: &Position, m: Move, ranged: Mask) -> Square {
-    if ranged == 0 {
-        return 0;
-    }
-    let k = pos.king(pos.turn());
-    if m.from() == k {
-        return 0;
-    }
-    let to = m.to();
-    let t = pos.tables();
-    let mut r = ranged;
-    while r != 0 {
-        let c = lowest(r);
-        r &= r - 1;
-        if has(t.between(c, k), to) {
-            return c;
-        }
-    }
-    0
-}
-
-impl Position {
-    /// Moves one piece of kind `k` from the hand of the side that just moved
-    /// to the hand of the side to move, keeping the hashes (the useless
-    /// interposition test: the captured piece handed back).
-    pub(crate) fn hand_back(&mut self, k: usize) {
-        let to = self.turn.index();
-        let from = to ^ 1;
-        let zb = &self.tables.zobrist;
-        let from_count = self.hands[from].count(k);
-        let to_count = self.hands[to].count(k);
-        let step = zb.hand_step(from, k, from_count - 1) ^ zb.hand_step(to, k, to_count);
-        self.hands[from].remove(k);
-        self.hands[to].add(k);
-        self.hash ^= step;
-        self.hand_hash ^= step;
-    }
-
-    /// Undoes [`Position::hand_back`].
-    pub(crate) fn take_back(&mut self, k: usize) {
-        let to = self.turn.index();
-        let from = to ^ 1;
-        let zb = &self.tables.zobrist;
-        let from_count = self.hands[from].count(k);
-        let to_count = self.hands[to].count(k);
-        let step = zb.hand_step(from, k, from_count) ^ zb.hand_step(to, k, to_count - 1);
-        self.hands[from].add(k);
-        self.hands[to].remove(k);
-        self.hash ^= step;
-        self.hand_hash ^= step;
-    }
-}
+use crate::square::Square;
 
 const SLOTS: usize = 1 << 12;
 
@@ -281,7 +225,7 @@ impl Search {
             .moves
             .iter()
             .copied()
-            .filter(|&d| interposition_square(&self.pos, d, ranged) == 0)
+            .filter(|&d| self.pos.interposition_square(d, ranged) == 0)
             .collect();
         self.give_expansion(exp);
         let mut best = 0;

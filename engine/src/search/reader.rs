@@ -25,7 +25,6 @@ use crate::moves::{Move, MoveList};
 use crate::search::anchors::Epoch;
 use crate::search::bound::Bound;
 use crate::search::engine::{Halt, Search};
-use crate::search::interposition::interposition_square;
 use crate::search::monitor::Stop;
 use crate::square::Mask;
 
@@ -323,7 +322,7 @@ impl Search {
         }
         #[cfg(test)]
         self.trace.1.push((self.pos.copy(), d));
-        let checker = interposition_square(&self.pos, d, ranged);
+        let checker = self.pos.interposition_square(d, ranged);
         if checker == 0 {
             return Ok(false);
         }
@@ -627,7 +626,7 @@ mod tests {
                     node.fen(),
                     node.move_string(d)
                 );
-                if sooner && interposition_square(&node, d, ranged) != 0 {
+                if sooner && node.interposition_square(d, ranged) != 0 {
                     skipped += 1;
                 }
             }
