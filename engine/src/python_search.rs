@@ -19,8 +19,8 @@ use pyo3::types::PyDict;
 
 use super::{tsume_error, PyPosition, PyTables};
 use crate::moves::Move;
-use crate::search::bound::{Bound as Plies, INF, UNBOUNDED};
 use crate::search::engine::{Halt, Limits, Search};
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::{Hooks, Stop};
 use crate::search::options::Options;
 
@@ -95,16 +95,16 @@ pub struct PySearch {
     broken: AtomicBool,
 }
 
-fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<Plies> {
+fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<MateLen> {
     match b {
-        None => Ok(INF),
-        Some(b) if (0..UNBOUNDED as i64).contains(&b) => Ok(b as Plies),
+        None => Ok(MateLen::INFINITE),
+        Some(b) if (0..=MateLen::MAX_PLIES as i64).contains(&b) => Ok(MateLen::plies(b as i32)),
         Some(b) => Err(tsume_error(
             py,
             "ArgumentError",
             &format!(
                 "bound must be None or a number of plies from 0 to {}, not {b}",
-                UNBOUNDED - 1
+                MateLen::MAX_PLIES
             ),
         )),
     }
@@ -126,8 +126,13 @@ fn count_arg(py: Python<'_>, n: Option<Bound<'_, PyAny>>, name: &str) -> PyResul
     ))
 }
 
-fn out_bound(b: Plies) -> Option<i64> {
-    (b < UNBOUNDED).then_some(b as i64)
+/// A length for Python.
+fn plies(b: MateLen) -> i64 {
+    b.get() as i64
+}
+
+fn out_bound(b: MateLen) -> Option<i64> {
+    b.bounded().map(i64::from)
 }
 
 impl PySearch {
@@ -330,14 +335,14 @@ impl PySearch {
     #[pyo3(signature = (bound=None, descend=false))]
     fn value(&self, py: Python<'_>, bound: Option<i64>, descend: bool) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.value(b, descend)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.value(b, descend)?.map(plies)))
     }
 
     /// The length of the first proof within `bound`: an upper bound of the mate's (None: no mate).
     #[pyo3(signature = (bound=None))]
     fn first_proof(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.first_proof(b)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.first_proof(b)?.map(plies)))
     }
 
     /// Is there a mate within `bound` at all (the first proof, no climb)?
@@ -359,7 +364,7 @@ impl PySearch {
         let budget = count_arg(py, budget, "budget")?;
         self.run(py, |s| {
             let l = s.value_within(b, budget)?;
-            Ok((l.upper.map(|v| v as i64), l.low as i64))
+            Ok((l.upper.map(plies), plies(l.low)))
         })
     }
 
@@ -411,7 +416,7 @@ impl PySearch {
                     (
                         c.m.raw(),
                         c.useless,
-                        c.value.map(|v| v as i64),
+                        c.value.map(plies),
                         PySearch::moves(&c.line),
                         c.left,
                     )
@@ -432,7 +437,7 @@ impl PySearch {
     #[pyo3(signature = (bound=None))]
     fn best_other_value(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.best_other_value(b)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.best_other_value(b)?.map(plies)))
     }
 
     /// `(length, moves)` after `mate(bound)` proved the current position.
@@ -441,7 +446,7 @@ impl PySearch {
         let b = bound_arg(py, bound)?;
         self.run(py, |s| {
             s.main_line(b)
-                .map(|(len, m)| (len as i64, PySearch::moves(&m)))
+                .map(|(len, m)| (plies(len), PySearch::moves(&m)))
         })
     }
 
@@ -452,7 +457,7 @@ impl PySearch {
         self.run(py, |s| {
             Ok(s.first_moves(b)?
                 .into_iter()
-                .map(|(m, v)| (m.raw(), v.map(|v| v as i64)))
+                .map(|(m, v)| (m.raw(), v.map(plies)))
                 .collect())
         })
     }

@@ -16,11 +16,11 @@ use crate::hand::Hand;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::anchors::Anchors;
-use crate::search::bound::{Bound, INF};
 use crate::search::expansion::{Child, Expansion};
 use crate::search::hands::any_hand;
 use crate::search::interposition::Verdicts;
 use crate::search::line::Line;
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::{Hooks, Monitor, Stop};
 use crate::search::options::Options;
 use crate::search::reader::Memo;
@@ -62,7 +62,7 @@ pub struct Limits {
 /// What the line reader did, for the tests: the defender nodes it read
 /// (with their values) and the defences it asked about uselessness.
 #[cfg(test)]
-pub(crate) type Trace = (Vec<(Position, Bound)>, Vec<(Position, Move)>);
+pub(crate) type Trace = (Vec<(Position, MateLen)>, Vec<(Position, Move)>);
 
 /// The search of one problem.
 pub struct Search {
@@ -259,10 +259,10 @@ impl Search {
 
     /// What the table knows of the current position at bound `b` (a position
     /// on the line is a repetition: it fails for the attacker).
-    pub(crate) fn probe(&mut self, b: Bound) -> Value {
+    pub(crate) fn probe(&mut self, b: MateLen) -> Value {
         let h = self.pos.hash();
         if self.line.contains(h) {
-            return Value::disproven(INF, any_hand(), true, Rep::One(h));
+            return Value::disproven(MateLen::INFINITE, any_hand(), true, Rep::One(h));
         }
         let hand = self.attacker_hand();
         self.table
@@ -271,9 +271,9 @@ impl Search {
 
     /// The value of a child of the current node searched to bound `b`: from
     /// the line (a repetition), the table, and the useless-interposition rule.
-    pub(crate) fn value_child(&mut self, kid: &mut Child, b: Bound) -> Result<(), Stop> {
+    pub(crate) fn value_child(&mut self, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
         if self.line.contains(kid.h) {
-            kid.v = Value::disproven(INF, any_hand(), true, Rep::One(kid.h));
+            kid.v = Value::disproven(MateLen::INFINITE, any_hand(), true, Rep::One(kid.h));
             return Ok(());
         }
         kid.v = self
@@ -319,13 +319,16 @@ impl Search {
         self.pool.push(e);
     }
 
-    /// The proven length of the current position's own entry, if usable here.
-    pub(crate) fn proof_length_here(&self) -> Bound {
-        self.table.proof_length(
-            self.pos.board_key(),
-            self.attacker_hand(),
-            &self.line,
-            &self.anchors,
-        )
+    /// The proven length of the current position's own entry if usable
+    /// here and within `b`, else `b`.
+    pub(crate) fn proof_len_within(&self, b: MateLen) -> MateLen {
+        self.table
+            .proof_length(
+                self.pos.board_key(),
+                self.attacker_hand(),
+                &self.line,
+                &self.anchors,
+            )
+            .map_or(b, |l| l.min(b))
     }
 }

@@ -17,9 +17,9 @@
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::search::bound::{widened, PnDn, INF_PN};
 use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
+use crate::search::numbers::{widened, PnDn, INF_PN};
 use crate::search::options::Options;
 use crate::search::table::Table;
 use crate::search::value::Value;

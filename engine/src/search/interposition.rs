@@ -20,9 +20,9 @@
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::search::anchors::Epoch;
-use crate::search::bound::{Bound, UNBOUNDED};
 use crate::search::engine::Search;
 use crate::search::expansion::Child;
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 use crate::search::value::{Rep, Value};
 use crate::square::Square;
@@ -80,11 +80,11 @@ impl Verdicts {
 impl Search {
     /// Applies the useless-interposition rule to a child (an interposition
     /// the table disproves) of the current node, searched to bound `b`.
-    pub(crate) fn judge_interposition(&mut self, kid: &mut Child, b: Bound) -> Result<(), Stop> {
+    pub(crate) fn judge_interposition(&mut self, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
         // A disproof without a real bound means no mate at all, which a
         // useless interposition needs; skipping the test there also keeps
         // unbounded searches from nesting unbounded tests.
-        if kid.v.dn != 0 || kid.checker == 0 || b > UNBOUNDED {
+        if kid.v.dn != 0 || kid.checker == 0 || !b.is_bounded() {
             return Ok(());
         }
         let (useless, on_line, bounded) = self.useless(kid.m, kid.checker, b)?;
@@ -93,7 +93,7 @@ impl Search {
         let here = Rep::Line(self.line.len() as u32);
         if useless {
             kid.v = Value::proven(
-                -1,
+                MateLen::plies(-1),
                 Hand::EMPTY,
                 true,
                 true,
@@ -116,7 +116,7 @@ impl Search {
         &mut self,
         d: Move,
         checker: Square,
-        b: Bound,
+        b: MateLen,
     ) -> Result<(bool, bool, bool), Stop> {
         let h = self.pos.hash();
         let key = Verdicts::useless_key(h, d);
@@ -149,7 +149,7 @@ impl Search {
         &mut self,
         checker: Square,
         to: Square,
-        r: Bound,
+        r: MateLen,
         strict: bool,
         hb: u64,
         dependent: &mut bool,
@@ -194,10 +194,10 @@ impl Search {
     /// R for the defender to move here: the longest value of its defences
     /// that are not interpositions (0 if none); None if one is not mated
     /// within `b - 1`.  And whether the answer rests on the line.
-    pub(crate) fn best_other(&mut self, b: Bound) -> Result<(Option<Bound>, bool), Stop> {
+    pub(crate) fn best_other(&mut self, b: MateLen) -> Result<(Option<MateLen>, bool), Stop> {
         let h = self.pos.hash();
         if let Some(v) = Verdicts::get(&self.verdicts.best_other, h | 1, self.anchors.floor()) {
-            return Ok((Some(v), false));
+            return Ok((Some(MateLen::plies(v)), false));
         }
         let added = !self.line.contains(h);
         if added {
@@ -211,13 +211,13 @@ impl Search {
         let (best, dependent) = r?;
         if let Some(best) = best {
             if !dependent {
-                Verdicts::put(&mut self.verdicts.best_other, h | 1, best, epoch);
+                Verdicts::put(&mut self.verdicts.best_other, h | 1, best.get(), epoch);
             }
         }
         Ok((best, dependent))
     }
 
-    fn best_other_defence(&mut self, b: Bound) -> Result<(Option<Bound>, bool), Stop> {
+    fn best_other_defence(&mut self, b: MateLen) -> Result<(Option<MateLen>, bool), Stop> {
         let ranged = self.pos.ride_checkers();
         let mut exp = self.take_expansion();
         exp.generate(&mut self.pos, false);
@@ -228,7 +228,7 @@ impl Search {
             .filter(|&d| self.pos.interposition_square(d, ranged) == 0)
             .collect();
         self.give_expansion(exp);
-        let mut best = 0;
+        let mut best = MateLen::ZERO;
         let mut dependent = false;
         for d in defences {
             self.pos.push(d);
@@ -238,7 +238,7 @@ impl Search {
             dependent |= dep;
             match v {
                 None => return Ok((None, dependent)),
-                Some(v) => best = best.max(1 + v),
+                Some(v) => best = best.max(v + 1),
             }
         }
         Ok((Some(best), dependent))

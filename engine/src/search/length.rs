@@ -15,8 +15,8 @@
 //! Lengths count plies: odd with the attacker to move, even with the
 //! defender.  Every answer says whether it rests on the line.
 
-use crate::search::bound::{Bound, UNBOUNDED};
 use crate::search::engine::Search;
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 
 /// A length question's answer: mated within `upper` (None: not within the
@@ -24,9 +24,9 @@ use crate::search::monitor::Stop;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Length {
     /// Mated within this (None: not within the bound asked).
-    pub upper: Option<Bound>,
+    pub upper: Option<MateLen>,
     /// Not mated within any bound below this (`low == upper`: the exact length).
-    pub low: Bound,
+    pub low: MateLen,
     /// Does the answer rest on the line?
     pub on_line: bool,
 }
@@ -38,10 +38,10 @@ impl Search {
     /// there is a mate at all, for the same searches and no climb).
     pub fn shortest(
         &mut self,
-        b: Bound,
+        b: MateLen,
         descend: bool,
         exact: bool,
-    ) -> Result<(Option<Bound>, bool), Stop> {
+    ) -> Result<(Option<MateLen>, bool), Stop> {
         let l = self.length(b, descend, exact, None)?;
         Ok((l.upper, l.on_line))
     }
@@ -50,20 +50,20 @@ impl Search {
     /// the climb from a first proof to the exact length.  The searches up to
     /// the first proof are not budgeted (whether there is a mate is never
     /// left open), nor is the climb when the first proof gives no length.
-    pub fn shortest_within(&mut self, b: Bound, budget: Option<u64>) -> Result<Length, Stop> {
+    pub fn shortest_within(&mut self, b: MateLen, budget: Option<u64>) -> Result<Length, Stop> {
         self.length(b, false, true, budget)
     }
 
     fn length(
         &mut self,
-        b: Bound,
+        b: MateLen,
         descend: bool,
         exact: bool,
         budget: Option<u64>,
     ) -> Result<Length, Stop> {
-        let low = if self.or_node() { 1 } else { 0 };
+        let low = MateLen::plies(if self.or_node() { 1 } else { 0 });
         let (v, next, mut on_line) =
-            self.first_mated(low, b.min(self.options.short_first), None)?;
+            self.first_mated(low, b.min(MateLen::plies(self.options.short_first)), None)?;
         if let Some(v) = v {
             return Ok(Length {
                 upper: Some(v),
@@ -88,7 +88,7 @@ impl Search {
             });
         }
         // A proof of some length is in hand (or, through other hands, of none known).
-        let upper = self.proof_length_here().min(b);
+        let upper = self.proof_len_within(b);
         if !exact {
             return Ok(Length {
                 upper: Some(upper),
@@ -106,16 +106,16 @@ impl Search {
     /// `next`, the least bound not disproved.
     fn climb(
         &mut self,
-        next: Bound,
-        upper: Bound,
+        next: MateLen,
+        upper: MateLen,
         descend: bool,
         budget: Option<u64>,
         mut on_line: bool,
     ) -> Result<Length, Stop> {
-        if budget.is_some() || !descend || upper >= UNBOUNDED {
+        if budget.is_some() || !descend || !upper.is_bounded() {
             // With no length known (a proof through other hands) the climb is
             // not budgeted: a spent budget would leave no bound to report.
-            let budget = if upper >= UNBOUNDED { None } else { budget };
+            let budget = if !upper.is_bounded() { None } else { budget };
             let (v, reached, dep) = self.first_mated(next, upper - 1, budget)?;
             on_line |= dep;
             return Ok(match v {
@@ -139,7 +139,7 @@ impl Search {
             if !proven {
                 break;
             }
-            upper = self.proof_length_here().min(upper - 2);
+            upper = self.proof_len_within(upper - 2);
         }
         Ok(Length {
             upper: Some(upper),
@@ -155,10 +155,10 @@ impl Search {
     /// limits still stop them).
     pub(crate) fn first_mated(
         &mut self,
-        low: Bound,
-        high: Bound,
+        low: MateLen,
+        high: MateLen,
         budget: Option<u64>,
-    ) -> Result<(Option<Bound>, Bound, bool), Stop> {
+    ) -> Result<(Option<MateLen>, MateLen, bool), Stop> {
         let saved = self.monitor.budget_end();
         if budget.is_some() {
             self.monitor.set_budget(budget);
@@ -175,7 +175,7 @@ impl Search {
                     if proven {
                         break Ok((Some(low), low, on_line));
                     }
-                    low += 2;
+                    low = low + 2;
                 }
                 // This loop's own budget: the bounds reached so far are its answer.
                 Err(Stop::Budget) if budget.is_some() => break Ok((None, low, on_line)),

@@ -2,7 +2,8 @@
 //!
 //! One concept per file:
 //!
-//! * [`bound`]: length bounds and proof/disproof numbers;
+//! * [`mate_len`]: mate lengths and bounds on them;
+//! * [`numbers`]: proof and disproof numbers;
 //! * [`hands`]: proof and disproof hands, carried over moves;
 //! * [`value`]: what the search knows of a position at a bound;
 //! * [`line`]: the positions on the current line;
@@ -21,7 +22,6 @@
 //! * [`questions`]: the public questions.
 
 pub mod anchors;
-pub mod bound;
 pub mod engine;
 pub mod entry;
 pub mod expansion;
@@ -30,8 +30,10 @@ pub mod hands;
 pub mod interposition;
 pub mod length;
 pub mod line;
+pub mod mate_len;
 pub mod monitor;
 pub mod node;
+pub mod numbers;
 pub mod options;
 pub mod questions;
 pub mod reader;

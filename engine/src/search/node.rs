@@ -10,20 +10,21 @@
 //! [`Search::won`] and [`Search::lost`].
 
 use crate::hand::Hand;
-use crate::search::bound::{Bound, PnDn, INF, INF_PN};
 use crate::search::engine::Search;
 use crate::search::expansion::{pn_dn, Expansion};
 use crate::search::hands::{
     any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
     proof_before_attack,
 };
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
+use crate::search::numbers::{PnDn, INF_PN};
 use crate::search::value::{Rep, Value};
 
 impl Search {
     /// Is the current position mated within `b` plies?  The search runs
     /// until the table can say; returns the value it says.
-    pub(crate) fn solve(&mut self, b: Bound) -> Result<Value, Stop> {
+    pub(crate) fn solve(&mut self, b: MateLen) -> Result<Value, Stop> {
         loop {
             let v = self.probe(b);
             if v.is_final() {
@@ -34,13 +35,13 @@ impl Search {
     }
 
     /// [`Search::solve`] as (mated, the answer rests on the line).
-    pub(crate) fn nested(&mut self, b: Bound) -> Result<(bool, bool), Stop> {
+    pub(crate) fn nested(&mut self, b: MateLen) -> Result<(bool, bool), Stop> {
         let v = self.solve(b)?;
         Ok((v.is_proven(), v.rep.is_some()))
     }
 
     /// Searches the current position to bound `b` until its numbers reach a threshold.
-    pub(crate) fn mid(&mut self, b: Bound, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
+    pub(crate) fn mid(&mut self, b: MateLen, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
         // Checked before the node is counted: a stopped search counts no more.
         self.monitor.visit()?;
         if self.monitor.progress_due {
@@ -51,10 +52,22 @@ impl Search {
         let bkey = self.pos.board_key();
         // The node's own entry is written when it returns: start loading it.
         self.table.prefetch(bkey);
-        if or_node && b < 1 {
-            self.table
-                .store_disproof(bkey, hand, 0, 0, any_hand(), false, &mut self.anchors);
-            return Ok(Value::disproven(0, any_hand(), false, Rep::None));
+        if or_node && b < MateLen::plies(1) {
+            self.table.store_disproof(
+                bkey,
+                hand,
+                MateLen::ZERO,
+                0,
+                any_hand(),
+                false,
+                &mut self.anchors,
+            );
+            return Ok(Value::disproven(
+                MateLen::ZERO,
+                any_hand(),
+                false,
+                Rep::None,
+            ));
         }
         let mut exp = self.take_expansion();
         let r = self.expand(&mut exp, b, th_pn, th_dn);
@@ -65,7 +78,7 @@ impl Search {
     fn expand(
         &mut self,
         exp: &mut Expansion,
-        b: Bound,
+        b: MateLen,
         th_pn: PnDn,
         th_dn: PnDn,
     ) -> Result<Value, Stop> {
@@ -80,9 +93,16 @@ impl Search {
                 // No check: no mate at any length.  A kind the attacker lacks
                 // whose drop would check may not be added to the disproof hand.
                 let u = pin_drop_checks(any_hand(), self.pos.drop_check_kinds(), hand);
-                self.table
-                    .store_disproof(bkey, hand, INF, 0, u, exact, &mut self.anchors);
-                return Ok(Value::disproven(INF, u, exact, Rep::None));
+                self.table.store_disproof(
+                    bkey,
+                    hand,
+                    MateLen::INFINITE,
+                    0,
+                    u,
+                    exact,
+                    &mut self.anchors,
+                );
+                return Ok(Value::disproven(MateLen::INFINITE, u, exact, Rep::None));
             }
             // Mate.  Where the defender could have interposed, a kind it
             // lacked could have been dropped: the proof needs it kept away.
@@ -92,10 +112,17 @@ impl Search {
                 Hand::EMPTY
             };
             let pa = self.anchors.on_anchor_board(bkey);
-            let _ = self
-                .table
-                .store_proof(bkey, hand, 0, 0, l, exact, pa, &mut self.anchors);
-            return Ok(Value::proven(0, l, exact, pa, Rep::None));
+            let _ = self.table.store_proof(
+                bkey,
+                hand,
+                MateLen::ZERO,
+                0,
+                l,
+                exact,
+                pa,
+                &mut self.anchors,
+            );
+            return Ok(Value::proven(MateLen::ZERO, l, exact, pa, Rep::None));
         }
         exp.make_children(&self.pos, hand, &self.options, &self.table);
         if self.line.len() >= self.options.max_depth as usize {
@@ -109,7 +136,7 @@ impl Search {
     }
 
     /// Looks every child up again until no collection moved the table meanwhile.
-    fn value_children(&mut self, exp: &mut Expansion, b: Bound) -> Result<(), Stop> {
+    fn value_children(&mut self, exp: &mut Expansion, b: MateLen) -> Result<(), Stop> {
         loop {
             let generation = self.table.generation();
             for i in 0..exp.kids.len() {
@@ -127,7 +154,7 @@ impl Search {
     fn search_children(
         &mut self,
         exp: &mut Expansion,
-        b: Bound,
+        b: MateLen,
         th_pn: PnDn,
         th_dn: PnDn,
         start: u64,
@@ -198,7 +225,7 @@ impl Search {
                 let _ = self.table.store_proof(
                     kid.bkey,
                     kid.hand,
-                    0,
+                    MateLen::ZERO,
                     0,
                     Hand::EMPTY,
                     true,
@@ -211,7 +238,7 @@ impl Search {
 
     /// The side to move wins through child `best` (or, at an attacker node,
     /// the shortest proven child): store and return the node's value.
-    fn won(&mut self, exp: &Expansion, b: Bound, best: usize, start: u64) -> Value {
+    fn won(&mut self, exp: &Expansion, b: MateLen, best: usize, start: u64) -> Value {
         let h = self.pos.hash();
         let bkey = self.pos.board_key();
         let hand = self.attacker_hand();
@@ -271,7 +298,7 @@ impl Search {
     }
 
     /// Every child is lost for the side to move: store and return the node's value.
-    fn lost(&mut self, exp: &Expansion, b: Bound, start: u64) -> Value {
+    fn lost(&mut self, exp: &Expansion, b: MateLen, start: u64) -> Value {
         let h = self.pos.hash();
         let bkey = self.pos.board_key();
         let hand = self.attacker_hand();
@@ -279,14 +306,14 @@ impl Search {
         self.scratch.clear();
         if exp.or_node {
             // Every check is refuted.
-            let mut bound = INF;
+            let mut bound = MateLen::INFINITE;
             let mut u = any_hand();
             let mut exact = exp.filtered > 0;
             let mut rep = false;
             for kid in &exp.kids {
                 // A repetition disproof has a bound too: once the repetition of
                 // this very node is dropped, the plain disproof left holds up to it.
-                bound = bound.min(kid.v.x.saturating_add(1));
+                bound = bound.min(kid.v.x + 1);
                 if kid.v.rep.is_some() {
                     self.gather(kid.v.rep);
                     rep = true;
@@ -318,14 +345,14 @@ impl Search {
         }
         // Every defence is mated: as late as the latest (a useless
         // interposition's proof holds at this bound only).
-        let mut latest: Bound = -1;
+        let mut latest = MateLen::plies(-1);
         let mut used_useless = false;
         let mut exact = exp.filtered > 0;
         let mut l = Hand::EMPTY;
         let mut pa = false;
         let mut rep = false;
         for kid in &exp.kids {
-            if kid.v.x == -1 {
+            if kid.v.x == MateLen::plies(-1) {
                 used_useless = true;
             }
             if kid.v.rep.is_some() {
@@ -342,10 +369,10 @@ impl Search {
         }
         let length = if used_useless {
             b
-        } else if latest >= 0 {
+        } else if latest >= MateLen::ZERO {
             latest + 1
         } else {
-            0
+            MateLen::ZERO
         };
         if rep {
             if let Some(v) = self.store_gathered_line_proof(h, length, work) {
@@ -366,7 +393,7 @@ impl Search {
 
     /// A proof that rests on the line positions of `rep` (this node's own
     /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_line_proof(&mut self, rep: Rep, h: u64, length: Bound, work: u64) -> Option<Value> {
+    fn store_line_proof(&mut self, rep: Rep, h: u64, length: MateLen, work: u64) -> Option<Value> {
         if !rep.is_some() {
             return None;
         }
@@ -375,7 +402,7 @@ impl Search {
         self.store_gathered_line_proof(h, length, work)
     }
 
-    fn store_gathered_line_proof(&mut self, h: u64, length: Bound, work: u64) -> Option<Value> {
+    fn store_gathered_line_proof(&mut self, h: u64, length: MateLen, work: u64) -> Option<Value> {
         self.scratch_without(h);
         if self.scratch.is_empty() {
             return None;
@@ -399,7 +426,7 @@ impl Search {
 
     /// A disproof that rests on the line positions of `rep` (this node's own
     /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_rep_disproof(&mut self, rep: Rep, h: u64, b: Bound, work: u64) -> Option<Value> {
+    fn store_rep_disproof(&mut self, rep: Rep, h: u64, b: MateLen, work: u64) -> Option<Value> {
         if !rep.is_some() {
             return None;
         }
@@ -515,12 +542,14 @@ mod tests {
         let mut s = search_at(&tsume_as_given("ito", "9k20K b 2P 1"));
         let m = find(&mut s.pos, "P*11");
         s.pos.push(m);
-        assert!(!s.mate(INF).unwrap());
+        assert!(!s.mate(MateLen::INFINITE).unwrap());
         let bkey = s.pos.board_key();
         let hand = s.attacker_hand();
         let e = s.table.get(bkey, hand).unwrap();
-        assert!(e.disproven >= 0 && !e.d_exact());
-        let v = s.table.lookup(bkey, Hand::EMPTY, INF, &s.line, &s.anchors); // no pawn left
+        assert!(e.disproof_bound().is_some() && !e.d_exact());
+        let v = s
+            .table
+            .lookup(bkey, Hand::EMPTY, MateLen::INFINITE, &s.line, &s.anchors); // no pawn left
         assert!(v.is_disproven());
     }
 
@@ -530,8 +559,8 @@ mod tests {
         // defence and every mating move to the root.
         let five = crate::search::testing::tsume("ito", "H1kf1P1c2K20 b PHG 1");
         let mut mated = search_at(&five);
-        assert!(mated.mate(INF).unwrap());
-        let (_, line) = mated.main_line(INF).unwrap();
+        assert!(mated.mate(MateLen::INFINITE).unwrap());
+        let (_, line) = mated.main_line(MateLen::INFINITE).unwrap();
         let mut end = five.copy();
         for &m in &line {
             end.push(m);
@@ -540,9 +569,9 @@ mod tests {
             let mut s = search_at(&five);
             s.anchors
                 .push_board(if on_the_mate { end.board_key() } else { 12345 });
-            assert!(s.mate(INF).unwrap());
+            assert!(s.mate(MateLen::INFINITE).unwrap());
             let e = s.table.get(s.pos.board_key(), s.attacker_hand()).unwrap();
-            assert!(e.proven < crate::search::bound::NOT_PROVEN);
+            assert!(e.proof_len().is_some());
             assert_eq!(e.pa(), on_the_mate);
         }
     }
@@ -550,7 +579,7 @@ mod tests {
     /// Every first move of a 9-ply problem valued with the root anchored,
     /// as the verifier and `solve --all-first-moves` do: within 9 plies if
     /// `bounded`, else whether it mates at all.
-    fn first_moves(dominance: bool, bounded: bool) -> (Vec<(Move, bool, Option<Bound>)>, Search) {
+    fn first_moves(dominance: bool, bounded: bool) -> (Vec<(Move, bool, Option<MateLen>)>, Search) {
         let nine = crate::search::testing::tsume("ito", "7H1+F2k18 b TCG 1");
         let options = Options {
             hand_dominance: dominance,
@@ -566,9 +595,9 @@ mod tests {
         for m in checks {
             s.pos.push(m);
             if bounded {
-                out.push((m, false, s.value(9, false).unwrap()));
+                out.push((m, false, s.value(MateLen::plies(9), false).unwrap()));
             } else {
-                out.push((m, s.mate(INF).unwrap(), None));
+                out.push((m, s.mate(MateLen::INFINITE).unwrap(), None));
             }
             s.pos.pop();
         }
@@ -585,7 +614,7 @@ mod tests {
             let reusable: Vec<_> = s
                 .table
                 .entries()
-                .filter(|e| e.proven < crate::search::bound::NOT_PROVEN && !e.p_exact())
+                .filter(|e| e.proof_len().is_some() && !e.p_exact())
                 .collect();
             assert!(s.table.stats().dominance_hits > 0 && reusable.iter().any(|e| !e.pa()));
             if !bounded {

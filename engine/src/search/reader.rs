@@ -23,8 +23,8 @@ use std::collections::HashMap;
 
 use crate::moves::{Move, MoveList};
 use crate::search::anchors::Epoch;
-use crate::search::bound::Bound;
 use crate::search::engine::{Halt, Search};
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 use crate::square::Mask;
 
@@ -43,7 +43,7 @@ struct Kept {
 
 /// Lines already read.
 pub struct Memo {
-    lines: HashMap<(u64, Bound, bool, bool), Kept>,
+    lines: HashMap<(u64, MateLen, bool, bool), Kept>,
     words: usize,
     cap: usize,
     gc_runs: u64,
@@ -69,7 +69,7 @@ pub struct Choice {
     /// A useless interposition (no value, no line).
     pub useless: bool,
     /// Plies to mate from the node along it (the defence included).
-    pub value: Option<Bound>,
+    pub value: Option<MateLen>,
     /// Its best line, after the defence.
     pub line: Vec<Move>,
     /// The attacker's pieces left at the end.
@@ -110,7 +110,7 @@ impl Search {
         v
     }
 
-    fn mated_within(&mut self, reading: &mut Reading, b: Bound) -> Result<bool, Stop> {
+    fn mated_within(&mut self, reading: &mut Reading, b: MateLen) -> Result<bool, Stop> {
         let (proven, on_line) = self.nested(b)?;
         reading.path_dependent |= on_line;
         Ok(proven)
@@ -126,8 +126,8 @@ impl Search {
 
     /// Does the table already prove (or, not `proven`, disprove) the position
     /// after `m` within `b`?  Only orders moves: the search that follows decides.
-    fn known_after(&mut self, m: Move, b: Bound, proven: bool) -> bool {
-        if b < 0 {
+    fn known_after(&mut self, m: Move, b: MateLen, proven: bool) -> bool {
+        if b < MateLen::ZERO {
             return false;
         }
         self.pos.push(m);
@@ -144,11 +144,11 @@ impl Search {
     fn memoised(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         attacker: bool,
         lo: i32,
         hi: i32,
-        read: fn(&mut Search, &mut Reading, Bound, i32, i32) -> Result<Read, Halt>,
+        read: fn(&mut Search, &mut Reading, MateLen, i32, i32) -> Result<Read, Halt>,
     ) -> Result<Read, Halt> {
         let key = (self.pos.hash(), b, attacker, reading.thorough);
         let gc_runs = self.table.stats().gc_runs;
@@ -202,7 +202,7 @@ impl Search {
     pub(crate) fn attacker_line(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<Read, Halt> {
@@ -212,7 +212,7 @@ impl Search {
     fn read_attacker_line(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<Read, Halt> {
@@ -237,7 +237,7 @@ impl Search {
     fn attacker_moves(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<(Option<Read>, bool, bool), Halt> {
@@ -253,7 +253,7 @@ impl Search {
             order.sort_by_key(|&i| !known[i]);
             checks = order.into_iter().map(|i| checks[i]).collect();
         }
-        let later_moves = (b - 1) / 2;
+        let later_moves = (b.get() - 1) / 2;
         let mut best: Option<Read> = None;
         let mut floor = lo;
         let (mut mating, mut skipped) = (false, false);
@@ -293,7 +293,7 @@ impl Search {
         &mut self,
         reading: &mut Reading,
         _m: Move,
-        b: Bound,
+        b: MateLen,
         floor: i32,
         hi: i32,
         later_moves: i32,
@@ -314,7 +314,7 @@ impl Search {
         &mut self,
         reading: &mut Reading,
         d: Move,
-        b: Bound,
+        b: MateLen,
         ranged: Mask,
     ) -> Result<bool, Stop> {
         if !self.options.useless_interpositions {
@@ -336,7 +336,7 @@ impl Search {
     pub(crate) fn defender_line(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<Read, Halt> {
@@ -346,14 +346,14 @@ impl Search {
     fn read_defender_line(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<Read, Halt> {
         #[cfg(test)]
         self.trace.0.push((self.pos.copy(), b));
         // Each of the b / 2 attacker moves left drops at most one piece.
-        let least = (self.hand_count() - b / 2).max(0);
+        let least = (self.hand_count() - b.get() / 2).max(0);
         if reading.prune && least >= hi {
             return Ok((vec![], hi)); // every line leaves at least hi: the caller keeps its own
         }
@@ -381,7 +381,7 @@ impl Search {
     fn defences(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
         least: i32,
@@ -408,7 +408,7 @@ impl Search {
             // A defence mated sooner is not a longest one, useless or not, so
             // that test (dear when it fails) is made only for the others.
             self.pos.push(d);
-            let r = if b >= 4 {
+            let r = if b >= MateLen::plies(4) {
                 self.mated_within(reading, b - 3)
             } else {
                 Ok(false)
@@ -457,7 +457,7 @@ impl Search {
     pub(crate) fn defender_choices_in(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
     ) -> Result<Vec<Choice>, Halt> {
         self.enter();
         let r = self.read_choices(reading, b);
@@ -465,7 +465,7 @@ impl Search {
         r
     }
 
-    fn read_choices(&mut self, reading: &mut Reading, b: Bound) -> Result<Vec<Choice>, Halt> {
+    fn read_choices(&mut self, reading: &mut Reading, b: MateLen) -> Result<Vec<Choice>, Halt> {
         let ranged = self.pos.ride_checkers();
         let mut valued = vec![];
         for d in self.moves_here(false) {
@@ -505,7 +505,7 @@ impl Search {
                     out.push(Choice {
                         m: d,
                         useless: false,
-                        value: Some(1 + v),
+                        value: Some(v + 1),
                         line,
                         left,
                     });
@@ -527,7 +527,7 @@ impl Search {
     pub(crate) fn proof_line_in(
         &mut self,
         reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
     ) -> Result<Vec<Move>, Stop> {
         let mut moves = vec![];
         let mut seen = vec![self.pos.hash()];
@@ -541,28 +541,30 @@ impl Search {
     fn read_proof_line(
         &mut self,
         reading: &mut Reading,
-        mut b: Bound,
+        mut b: MateLen,
         moves: &mut Vec<Move>,
         seen: &mut Vec<u64>,
     ) -> Result<Vec<Move>, Stop> {
         loop {
             let attacker = self.or_node();
-            if attacker && b < 1 {
+            if attacker && b < MateLen::plies(1) {
                 return Ok(vec![]);
             }
-            let mut best: Option<(Move, Bound)> = None;
+            let mut best: Option<(Move, MateLen)> = None;
             let mut unproven = vec![];
             for m in self.moves_here(attacker) {
                 self.pos.push(m);
-                let mut n = -1; // repeats, or not known to be mated within b - 1
-                if !seen.contains(&self.pos.hash()) && self.probe(b - 1).is_proven() {
-                    n = self.proof_length_here().min(b - 1);
-                }
+                // None: repeats, or not known to be mated within b - 1.
+                let n = (!seen.contains(&self.pos.hash()) && self.probe(b - 1).is_proven())
+                    .then(|| self.proof_len_within(b - 1));
                 self.pos.pop();
-                if n < 0 {
-                    unproven.push(m);
-                } else if best.is_none_or(|(_, len)| if attacker { n < len } else { n > len }) {
-                    best = Some((m, n));
+                match n {
+                    None => unproven.push(m),
+                    Some(n) => {
+                        if best.is_none_or(|(_, len)| if attacker { n < len } else { n > len }) {
+                            best = Some((m, n));
+                        }
+                    }
                 }
             }
             let Some((m, _)) = best else {
@@ -580,7 +582,7 @@ impl Search {
             self.pos.push(m);
             moves.push(m);
             seen.push(self.pos.hash());
-            b -= 1;
+            b = b - 1;
         }
     }
 }
@@ -588,7 +590,6 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::bound::INF;
     use crate::search::engine::Limits;
     use crate::search::options::Options;
     use crate::search::testing::tsume_as_given;
@@ -601,8 +602,8 @@ mod tests {
         // ruth-L07-0011 has such an interposition.
         let root = tsume_as_given("rutherford", "2P1ks1L6 b LPS 1");
         let mut s = Search::new(&root, Limits::default(), Options::default()).unwrap();
-        assert!(s.mate(INF).unwrap());
-        let v = s.value(INF, false).unwrap().unwrap();
+        assert!(s.mate(MateLen::INFINITE).unwrap());
+        let v = s.value(MateLen::INFINITE, false).unwrap().unwrap();
         s.trace = Default::default();
         let (moves, _) = s.best_line(v, true).unwrap();
         assert_eq!(moves.len(), 7);
@@ -618,7 +619,7 @@ mod tests {
                 after.push(d);
                 let mut fresh = Search::new(&root, Limits::default(), Options::default()).unwrap();
                 fresh.pos = after;
-                let sooner = *b >= 4 && fresh.mate(b - 3).unwrap();
+                let sooner = *b >= MateLen::plies(4) && fresh.mate(*b - 3).unwrap();
                 let was_asked = asked.iter().any(|(p, m)| p.same_as(&node) && *m == d);
                 assert!(
                     !(sooner && was_asked),

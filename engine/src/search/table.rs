@@ -29,10 +29,11 @@
 
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
-use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
 use crate::search::entry::Entry;
 use crate::search::line::Line;
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Watch;
+use crate::search::numbers::PnDn;
 use crate::search::sets::{SetRef, Sets};
 use crate::search::slab::Slab;
 use crate::search::value::{Rep, Value};
@@ -147,7 +148,8 @@ fn position_tag(bkey: u64, hand: Hand) -> u32 {
 /// The tag of an entry as it stands.
 #[inline(always)]
 fn tag_of(e: &Entry) -> u32 {
-    let others = (e.proven != NOT_PROVEN && !e.p_exact()) || (e.disproven >= 0 && !e.d_exact());
+    let others =
+        (e.proof_len().is_some() && !e.p_exact()) || (e.disproof_bound().is_some() && !e.d_exact());
     position_tag(e.bkey, e.hand()) | if others { TAG_OTHERS } else { 0 }
 }
 
@@ -259,9 +261,9 @@ impl Table {
         for e in self.slots.iter().filter(|e| !e.is_empty()) {
             let kind = if e.holds_proof() {
                 0
-            } else if e.disproven >= UNBOUNDED {
+            } else if e.disproof_bound().is_some_and(|d| !d.is_bounded()) {
                 1
-            } else if e.disproven >= 0 || e.rep != 0 {
+            } else if e.disproof_bound().is_some() || e.rep != 0 {
                 2
             } else {
                 3
@@ -351,15 +353,16 @@ impl Table {
 
     /// A stored set: its bound, epoch and positions.
     #[inline]
-    pub fn set(&self, r: SetRef) -> (Bound, u32, &[u64]) {
-        self.sets.get(r)
+    pub fn set(&self, r: SetRef) -> (MateLen, u32, &[u64]) {
+        let (b, epoch, set) = self.sets.get(r);
+        (MateLen::plies(b), epoch, set)
     }
 
-    fn line_proof_holds(&self, e: &Entry, b: Bound, line: &Line, floor: u32) -> Option<Bound> {
+    fn line_proof_holds(&self, e: &Entry, b: MateLen, line: &Line, floor: u32) -> Option<MateLen> {
         if e.lp == 0 {
             return None;
         }
-        let (lp_b, epoch, rep) = self.sets.get(e.lp);
+        let (lp_b, epoch, rep) = self.set(e.lp);
         (lp_b <= b && epoch >= floor && line.contains_all(rep)).then_some(lp_b)
     }
 
@@ -368,7 +371,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        b: Bound,
+        b: MateLen,
         line: &Line,
         anchors: &Anchors,
     ) -> Value {
@@ -394,7 +397,7 @@ impl Table {
                     let e = &self.slots[i];
                     if e.bkey == bkey {
                         if proof.is_none()
-                            && e.proven <= b
+                            && e.proven_within(b)
                             && !e.p_exact()
                             && e.p_epoch >= floor
                             && anchors.allows_other_hands(e.pa())
@@ -402,7 +405,7 @@ impl Table {
                         {
                             proof = Some(i);
                         } else if disproof.is_none()
-                            && e.disproven >= b
+                            && e.disproven_within(b)
                             && !e.d_exact()
                             && e.disproof_hand().covers(hand)
                         {
@@ -418,17 +421,19 @@ impl Table {
         }
         if let Some(i) = own {
             let e = &self.slots[i];
-            if e.proven <= b && e.p_epoch >= floor {
-                return Value::proven(e.proven, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
+            if e.proven_within(b) && e.p_epoch >= floor {
+                let len = e.proof_len().expect("proven");
+                return Value::proven(len, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
             }
             if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
                 return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
             }
-            if e.disproven >= b {
-                return Value::disproven(e.disproven, e.disproof_hand(), e.d_exact(), Rep::None);
+            if e.disproven_within(b) {
+                let bound = e.disproof_bound().unwrap_or(MateLen::plies(-1));
+                return Value::disproven(bound, e.disproof_hand(), e.d_exact(), Rep::None);
             }
             if e.rep != 0 {
-                let (rep_b, _, rep) = self.sets.get(e.rep);
+                let (rep_b, _, rep) = self.set(e.rep);
                 if rep_b >= b && line.contains_all(rep) {
                     return Value::disproven(rep_b, Hand::EMPTY, true, Rep::Stored(e.rep));
                 }
@@ -437,23 +442,26 @@ impl Table {
         if let Some(j) = proof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            return Value::proven(o.proven, o.proof_hand(), false, o.pa(), Rep::None);
+            let len = o.proof_len().expect("proven");
+            return Value::proven(len, o.proof_hand(), false, o.pa(), Rep::None);
         }
         if let Some(j) = disproof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            return Value::disproven(o.disproven, o.disproof_hand(), false, Rep::None);
+            let bound = o.disproof_bound().expect("disproven");
+            return Value::disproven(bound, o.disproof_hand(), false, Rep::None);
         }
         if let Some(i) = own {
             let e = &self.slots[i];
-            if e.b == b {
+            let open = e.open_bound();
+            if open == Some(b) {
                 let (pn, dn) = e.numbers();
                 return Value::open(pn, dn);
             }
-            if e.disproven >= 0 {
+            if e.disproof_bound().is_some() {
                 return Value::open(DISPROVEN_BELOW_PN, 1);
             }
-            if 0 <= e.b && e.b < b {
+            if open.is_some_and(|o| MateLen::ZERO <= o && o < b) {
                 // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
                 let (pn, dn) = e.numbers();
                 return Value::open(pn, dn);
@@ -462,21 +470,21 @@ impl Table {
         Value::open(1, 1)
     }
 
-    /// The proven length of a position's own entry usable on this line; [`NOT_PROVEN`] if none.
-    pub fn proof_length(&self, bkey: u64, hand: Hand, line: &Line, anchors: &Anchors) -> Bound {
-        let Some(i) = self.find(bkey, hand) else {
-            return NOT_PROVEN;
-        };
-        let e = &self.slots[i];
+    /// The proven length of a position's own entry usable on this line, if any.
+    pub fn proof_length(
+        &self,
+        bkey: u64,
+        hand: Hand,
+        line: &Line,
+        anchors: &Anchors,
+    ) -> Option<MateLen> {
+        let e = &self.slots[self.find(bkey, hand)?];
         let floor = anchors.floor();
-        let best = if e.p_epoch >= floor {
-            e.proven
-        } else {
-            NOT_PROVEN
-        };
-        match self.line_proof_holds(e, NOT_PROVEN - 1, line, floor) {
-            Some(lp_b) if lp_b < best => lp_b,
-            _ => best,
+        let own = e.proof_len().filter(|_| e.p_epoch >= floor);
+        let on_line = self.line_proof_holds(e, MateLen::plies(i32::MAX - 1), line, floor);
+        match (own, on_line) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
@@ -542,7 +550,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        length: Bound,
+        length: MateLen,
         work: u64,
         proof_hand: Hand,
         exact: bool,
@@ -570,7 +578,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        length: Bound,
+        length: MateLen,
         rep: &[u64],
         work: u64,
         anchors: &mut Anchors,
@@ -579,7 +587,7 @@ impl Table {
         let i = self.slot(bkey, hand, work);
         let r = self
             .sets
-            .alloc(i as u32, length, anchors.epoch(), rep)
+            .alloc(i as u32, length.get(), anchors.epoch(), rep)
             .expect("room was made for the set");
         self.slots[i].lp = r;
         Ok(r)
@@ -591,7 +599,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        bound: Bound,
+        bound: MateLen,
         work: u64,
         disproof_hand: Hand,
         exact: bool,
@@ -610,7 +618,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        b: Bound,
+        b: MateLen,
         rep: &[u64],
         work: u64,
         anchors: &mut Anchors,
@@ -619,7 +627,7 @@ impl Table {
         let i = self.slot(bkey, hand, work);
         let r = self
             .sets
-            .alloc(i as u32, b, 0, rep)
+            .alloc(i as u32, b.get(), 0, rep)
             .expect("room was made for the set");
         self.slots[i].rep = r;
         r
@@ -631,7 +639,7 @@ impl Table {
         &mut self,
         bkey: u64,
         hand: Hand,
-        b: Bound,
+        b: MateLen,
         pn: PnDn,
         dn: PnDn,
         work: u64,
@@ -822,6 +830,10 @@ mod tests {
     use super::*;
     use crate::search::hands::any_hand;
 
+    fn len(n: i32) -> MateLen {
+        MateLen::plies(n)
+    }
+
     fn h(counts: &[u8]) -> Hand {
         Hand::from_counts(counts).unwrap()
     }
@@ -834,7 +846,7 @@ mod tests {
     fn an_unknown_position_starts_at_one_one() {
         let (mut t, line, anchors) = table();
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
             Value::open(1, 1)
         );
     }
@@ -843,60 +855,75 @@ mod tests {
     fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
         let mine = h(&[1, 1]);
-        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors)
+        t.store_proof(5, mine, len(7), 10, h(&[1, 0]), false, false, &mut anchors)
             .unwrap();
-        assert!(t.lookup(5, mine, 7, &line, &anchors).is_proven());
-        assert!(t.lookup(5, mine, 9, &line, &anchors).is_proven());
-        assert!(!t.lookup(5, mine, 5, &line, &anchors).is_proven());
+        assert!(t.lookup(5, mine, len(7), &line, &anchors).is_proven());
+        assert!(t.lookup(5, mine, len(9), &line, &anchors).is_proven());
+        assert!(!t.lookup(5, mine, len(5), &line, &anchors).is_proven());
         // Another hand on the board: at least the proof hand.
-        let more = t.lookup(5, h(&[2, 0]), 9, &line, &anchors);
+        let more = t.lookup(5, h(&[2, 0]), len(9), &line, &anchors);
         assert!(more.is_proven() && !more.exact);
-        assert!(!t.lookup(5, h(&[0, 3]), 9, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, h(&[0, 3]), len(9), &line, &anchors).is_proven());
         // Another board: nothing.
-        assert!(!t.lookup(6, mine, 9, &line, &anchors).is_proven());
+        assert!(!t.lookup(6, mine, len(9), &line, &anchors).is_proven());
         assert_eq!(t.stats().dominance_hits, 1);
     }
 
     #[test]
     fn an_exact_proof_serves_its_own_hand_only() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors)
-            .unwrap();
-        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
-        assert!(!t.lookup(5, h(&[2]), 3, &line, &anchors).is_proven());
+        t.store_proof(
+            5,
+            h(&[1]),
+            len(3),
+            1,
+            Hand::EMPTY,
+            true,
+            false,
+            &mut anchors,
+        )
+        .unwrap();
+        assert!(t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
+        assert!(!t.lookup(5, h(&[2]), len(3), &line, &anchors).is_proven());
     }
 
     #[test]
     fn a_disproof_holds_for_smaller_bounds_and_fewer_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
-        t.store_disproof(5, h(&[1, 1]), 9, 3, h(&[1, 2]), false, &mut anchors);
-        assert!(t.lookup(5, h(&[1, 1]), 9, &line, &anchors).is_disproven());
-        assert!(t.lookup(5, h(&[1, 1]), 3, &line, &anchors).is_disproven());
-        assert!(!t.lookup(5, h(&[1, 1]), 11, &line, &anchors).is_final());
-        assert!(t.lookup(5, h(&[0, 2]), 9, &line, &anchors).is_disproven());
-        assert!(!t.lookup(5, h(&[2, 0]), 9, &line, &anchors).is_final());
+        t.store_disproof(5, h(&[1, 1]), len(9), 3, h(&[1, 2]), false, &mut anchors);
+        assert!(t
+            .lookup(5, h(&[1, 1]), len(9), &line, &anchors)
+            .is_disproven());
+        assert!(t
+            .lookup(5, h(&[1, 1]), len(3), &line, &anchors)
+            .is_disproven());
+        assert!(!t.lookup(5, h(&[1, 1]), len(11), &line, &anchors).is_final());
+        assert!(t
+            .lookup(5, h(&[0, 2]), len(9), &line, &anchors)
+            .is_disproven());
+        assert!(!t.lookup(5, h(&[2, 0]), len(9), &line, &anchors).is_final());
     }
 
     #[test]
     fn numbers_come_from_the_same_or_a_smaller_bound() {
         let (mut t, line, mut anchors) = table();
-        t.store_open(5, Hand::EMPTY, 7, 3, 8, 1, &mut anchors);
+        t.store_open(5, Hand::EMPTY, len(7), 3, 8, 1, &mut anchors);
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 7, &line, &anchors),
+            t.lookup(5, Hand::EMPTY, len(7), &line, &anchors),
             Value::open(3, 8)
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
             Value::open(3, 8)
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 5, &line, &anchors),
+            t.lookup(5, Hand::EMPTY, len(5), &line, &anchors),
             Value::open(1, 1)
         );
         // Not mated within a smaller bound: looks harder to prove.
-        t.store_disproof(5, Hand::EMPTY, 7, 1, Hand::EMPTY, true, &mut anchors);
+        t.store_disproof(5, Hand::EMPTY, len(7), 1, Hand::EMPTY, true, &mut anchors);
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
+            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
             Value::open(DISPROVEN_BELOW_PN, 1)
         );
     }
@@ -906,45 +933,51 @@ mod tests {
         let (mut t, mut line, mut anchors) = table();
         line.push(100);
         line.push(200);
-        let r = t.store_rep_disproof(5, Hand::EMPTY, 9, &[100, 200], 1, &mut anchors);
-        let v = t.lookup(5, Hand::EMPTY, 9, &line, &anchors);
-        assert_eq!(v, Value::disproven(9, Hand::EMPTY, true, Rep::Stored(r)));
+        let r = t.store_rep_disproof(5, Hand::EMPTY, len(9), &[100, 200], 1, &mut anchors);
+        let v = t.lookup(5, Hand::EMPTY, len(9), &line, &anchors);
+        assert_eq!(
+            v,
+            Value::disproven(len(9), Hand::EMPTY, true, Rep::Stored(r))
+        );
         line.pop();
-        assert!(!t.lookup(5, Hand::EMPTY, 9, &line, &anchors).is_final());
+        assert!(!t.lookup(5, Hand::EMPTY, len(9), &line, &anchors).is_final());
         line.push(200);
         let lp = t
-            .store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors)
+            .store_line_proof(6, Hand::EMPTY, len(5), &[200], 1, &mut anchors)
             .unwrap();
         assert_eq!(
-            t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep,
+            t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).rep,
             Rep::Stored(lp)
         );
-        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), 5);
+        assert_eq!(
+            t.proof_length(6, Hand::EMPTY, &line, &anchors),
+            Some(len(5))
+        );
         line.pop();
-        assert!(!t.lookup(6, Hand::EMPTY, 7, &line, &anchors).is_final());
-        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), NOT_PROVEN);
+        assert!(!t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).is_final());
+        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), None);
     }
 
     #[test]
     fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+        t.store_proof(5, h(&[1]), len(3), 1, h(&[1]), false, false, &mut anchors)
             .unwrap();
         anchors.push(77, Some(8), false);
-        assert!(!t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(!t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
         anchors.pop();
-        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
         // Found under the anchor: used for other hands only if clear of anchor boards.
         anchors.push(77, Some(8), false);
-        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors)
+        t.store_proof(6, h(&[1]), len(3), 1, h(&[1]), false, true, &mut anchors)
             .unwrap();
-        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
+        t.store_proof(7, h(&[1]), len(3), 1, h(&[1]), false, false, &mut anchors)
             .unwrap();
-        assert!(!t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
-        assert!(t.lookup(6, h(&[1]), 3, &line, &anchors).is_proven());
-        assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
+        assert!(!t.lookup(6, h(&[2]), len(3), &line, &anchors).is_proven());
+        assert!(t.lookup(6, h(&[1]), len(3), &line, &anchors).is_proven());
+        assert!(t.lookup(7, h(&[2]), len(3), &line, &anchors).is_proven());
         anchors.pop();
-        assert!(t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+        assert!(t.lookup(6, h(&[2]), len(3), &line, &anchors).is_proven());
     }
 
     #[test]
@@ -985,15 +1018,25 @@ mod tests {
         assert_eq!(t.stats().max_capacity, MIN_ENTRIES);
         let n = MIN_ENTRIES as u64 * 2;
         for k in 0..n {
-            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+            t.store_disproof(
+                k * 7919,
+                Hand::EMPTY,
+                len(5),
+                k,
+                any_hand(),
+                false,
+                &mut anchors,
+            );
         }
         let s = t.stats();
         assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
         // The last entries stored (the most work) are there; the first are gone.
         assert!(t
-            .lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors)
+            .lookup((n - 1) * 7919, Hand::EMPTY, len(5), &line, &anchors)
             .is_disproven());
-        assert!(!t.lookup(7919, Hand::EMPTY, 5, &line, &anchors).is_final());
+        assert!(!t
+            .lookup(7919, Hand::EMPTY, len(5), &line, &anchors)
+            .is_final());
         // No proof was dropped: the epoch did not move.
         assert_eq!(anchors.floor(), 0);
         // Every entry left is still found.
@@ -1012,7 +1055,15 @@ mod tests {
         t.set_watch(monitor.watch());
         let mut k = 0u64;
         while t.stats().capacity < 2 * POLL_SLOTS {
-            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+            t.store_disproof(
+                k * 7919,
+                Hand::EMPTY,
+                len(5),
+                k,
+                any_hand(),
+                false,
+                &mut anchors,
+            );
             k += 1;
         }
         let (capacity, generation) = (t.stats().capacity, t.generation());
@@ -1022,7 +1073,7 @@ mod tests {
             let r = t.store_proof(
                 k * 7919,
                 Hand::EMPTY,
-                3,
+                len(3),
                 k,
                 Hand::EMPTY,
                 false,
@@ -1041,8 +1092,10 @@ mod tests {
         assert!(t.generation() > generation);
         assert!(anchors.floor() > 0);
         assert!(!t.known(0, Hand::EMPTY));
-        t.store_disproof(1, Hand::EMPTY, 5, 1, any_hand(), false, &mut anchors);
-        assert!(t.lookup(1, Hand::EMPTY, 5, &line, &anchors).is_disproven());
+        t.store_disproof(1, Hand::EMPTY, len(5), 1, any_hand(), false, &mut anchors);
+        assert!(t
+            .lookup(1, Hand::EMPTY, len(5), &line, &anchors)
+            .is_disproven());
     }
 
     #[test]
@@ -1061,7 +1114,7 @@ mod tests {
             t.store_disproof(
                 x >> 2,
                 Hand::EMPTY,
-                5,
+                len(5),
                 k % 1000,
                 Hand::EMPTY,
                 false,
@@ -1102,7 +1155,7 @@ mod tests {
             if t.store_proof(
                 k * 7919,
                 Hand::EMPTY,
-                5,
+                len(5),
                 1,
                 Hand::EMPTY,
                 true,
@@ -1121,7 +1174,7 @@ mod tests {
             .count();
         let used_old = (0..MIN_ENTRIES as u64)
             .filter(|k| {
-                t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors)
+                t.lookup(k * 7919, Hand::EMPTY, len(5), &line, &anchors)
                     .is_proven()
             })
             .count();
@@ -1130,7 +1183,7 @@ mod tests {
             .lookup(
                 (MIN_ENTRIES as u64 * 2 - 1) * 7919,
                 Hand::EMPTY,
-                5,
+                len(5),
                 &line,
                 &anchors
             )
@@ -1145,13 +1198,13 @@ mod tests {
         line.push(2);
         let mut kept = vec![];
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, 5, &[1, 2], k, &mut anchors);
+            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, len(5), &[1, 2], k, &mut anchors);
             kept.push(r);
         }
         assert!(t.stats().gc_runs > 0);
         let mut resting = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let v = t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors);
+            let v = t.lookup(k * 7919, Hand::EMPTY, len(5), &line, &anchors);
             if let Rep::Stored(r) = v.rep {
                 assert_eq!(t.set(r).2, &[1, 2]);
                 resting += 1;

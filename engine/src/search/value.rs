@@ -8,7 +8,8 @@
 //! holds for its own hands only.
 
 use crate::hand::Hand;
-use crate::search::bound::{Bound, PnDn, INF_PN};
+use crate::search::mate_len::MateLen;
+use crate::search::numbers::{PnDn, INF_PN};
 use crate::search::sets::SetRef;
 
 /// The line positions a value rests on.
@@ -41,7 +42,7 @@ pub struct Value {
     /// The disproof number (0: disproven).
     pub dn: PnDn,
     /// The proven length or the disproven bound.
-    pub x: Bound,
+    pub x: MateLen,
     /// The line positions the value rests on.
     pub rep: Rep,
     /// The proof hand of a proof, the disproof hand of a disproof.
@@ -59,7 +60,7 @@ impl Value {
         Value {
             pn,
             dn,
-            x: 0,
+            x: MateLen::ZERO,
             rep: Rep::None,
             hand: Hand::EMPTY,
             exact: true,
@@ -69,7 +70,7 @@ impl Value {
 
     /// Mated within `x` plies.
     #[inline(always)]
-    pub fn proven(x: Bound, hand: Hand, exact: bool, pa: bool, rep: Rep) -> Value {
+    pub fn proven(x: MateLen, hand: Hand, exact: bool, pa: bool, rep: Rep) -> Value {
         Value {
             pn: 0,
             dn: INF_PN,
@@ -83,7 +84,7 @@ impl Value {
 
     /// Not mated within `x` plies.
     #[inline(always)]
-    pub fn disproven(x: Bound, hand: Hand, exact: bool, rep: Rep) -> Value {
+    pub fn disproven(x: MateLen, hand: Hand, exact: bool, rep: Rep) -> Value {
         Value {
             pn: INF_PN,
             dn: 0,
@@ -145,9 +146,9 @@ mod tests {
         assert_eq!((v.phi(true), v.delta(true)), (3, 7));
         assert_eq!((v.phi(false), v.delta(false)), (7, 3));
         assert!(!v.is_final());
-        let p = Value::proven(5, Hand::EMPTY, false, false, Rep::None);
+        let p = Value::proven(MateLen::plies(5), Hand::EMPTY, false, false, Rep::None);
         assert!(p.is_proven() && p.is_final() && !p.is_disproven());
-        let d = Value::disproven(5, Hand::EMPTY, false, Rep::One(4));
+        let d = Value::disproven(MateLen::plies(5), Hand::EMPTY, false, Rep::One(4));
         assert!(d.is_disproven() && d.rep.is_some());
     }
 }
