@@ -24,8 +24,8 @@ use crate::search::mate_len::MateLen;
 use crate::search::monitor::{Hooks, Monitor, Stop};
 use crate::search::options::Options;
 use crate::search::reader::Memo;
+use crate::search::result::{Disproof, Rep, SearchResult};
 use crate::search::table::{Table, TableStats};
-use crate::search::value::{Rep, Value};
 
 /// The most pieces of one kind a position may have (board and hands).
 pub const MAX_PER_KIND: usize = 15;
@@ -63,6 +63,16 @@ pub struct Limits {
 /// (with their values) and the defences it asked about uselessness.
 #[cfg(test)]
 pub(crate) type Trace = (Vec<(Position, MateLen)>, Vec<(Position, Move)>);
+
+/// The result of a position on the line: a repetition fails for the attacker.
+fn repetition(h: u64) -> SearchResult {
+    SearchResult::Disproven(Disproof {
+        bound: MateLen::INFINITE,
+        hand: any_hand(),
+        exact: true,
+        rep: Rep::One(h),
+    })
+}
 
 /// The search of one problem.
 pub struct Search {
@@ -259,10 +269,10 @@ impl Search {
 
     /// What the table knows of the current position at bound `b` (a position
     /// on the line is a repetition: it fails for the attacker).
-    pub(crate) fn probe(&mut self, b: MateLen) -> Value {
+    pub(crate) fn probe(&mut self, b: MateLen) -> SearchResult {
         let h = self.pos.hash();
         if self.line.contains(h) {
-            return Value::disproven(MateLen::INFINITE, any_hand(), true, Rep::One(h));
+            return repetition(h);
         }
         let hand = self.attacker_hand();
         self.table
@@ -273,7 +283,7 @@ impl Search {
     /// the line (a repetition), the table, and the useless-interposition rule.
     pub(crate) fn value_child(&mut self, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
         if self.line.contains(kid.h) {
-            kid.v = Value::disproven(MateLen::INFINITE, any_hand(), true, Rep::One(kid.h));
+            kid.v = repetition(kid.h);
             return Ok(());
         }
         kid.v = self
@@ -281,10 +291,10 @@ impl Search {
             .lookup(kid.bkey, kid.hand, b - 1, &self.line, &self.anchors);
         self.judge_interposition(kid, b)?;
         if self.options.heuristic_init
-            && kid.v == Value::open(1, 1)
+            && kid.v == SearchResult::unknown(1, 1)
             && !self.table.known(kid.bkey, kid.hand)
         {
-            kid.v = Value::open(kid.init.0, kid.init.1);
+            kid.v = SearchResult::unknown(kid.init.0, kid.init.1);
         }
         Ok(())
     }

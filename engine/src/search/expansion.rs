@@ -21,8 +21,8 @@ use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
 use crate::search::numbers::{widened, PnDn, INF_PN};
 use crate::search::options::Options;
+use crate::search::result::SearchResult;
 use crate::search::table::Table;
-use crate::search::value::Value;
 use crate::square::Square;
 
 /// A child of an expanded node.
@@ -44,8 +44,8 @@ pub struct Child {
     pub group: u8,
     /// The initial numbers of a child never seen.
     pub init: (PnDn, PnDn),
-    /// The child's value as last looked up or searched.
-    pub v: Value,
+    /// The child's result as last looked up or searched.
+    pub v: SearchResult,
 }
 
 /// What a node's children add up to.
@@ -177,7 +177,7 @@ impl Expansion {
                 checker,
                 group,
                 init,
-                v: Value::open(1, 1),
+                v: SearchResult::unknown(1, 1),
             });
         }
     }
@@ -253,7 +253,7 @@ mod tests {
             checker: 0,
             group,
             init: (1, 1),
-            v: Value::open(pn, dn),
+            v: SearchResult::unknown(pn, dn),
         }
     }
 

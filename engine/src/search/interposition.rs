@@ -8,7 +8,7 @@
 //! the position after that capture, with the captured piece handed back to
 //! the defender, is mated within R plies, and the real position after the
 //! interposition is mated within R + 1.  A useless interposition is refuted
-//! but not counted: its value is the special length -1.
+//! but not counted: its result is [`SearchResult::Useless`].
 //!
 //! The verdict is itself a search, and may rest on repetitions of the line
 //! (in R or the test positions): it then holds only on this line and is not
@@ -24,7 +24,7 @@ use crate::search::engine::Search;
 use crate::search::expansion::Child;
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
-use crate::search::value::{Rep, Value};
+use crate::search::result::{Disproof, Rep, SearchResult};
 use crate::square::Square;
 
 const SLOTS: usize = 1 << 12;
@@ -84,7 +84,10 @@ impl Search {
         // A disproof without a real bound means no mate at all, which a
         // useless interposition needs; skipping the test there also keeps
         // unbounded searches from nesting unbounded tests.
-        if kid.v.dn != 0 || kid.checker == 0 || !b.is_bounded() {
+        let SearchResult::Disproven(mut disproof) = kid.v else {
+            return Ok(());
+        };
+        if kid.checker == 0 || !b.is_bounded() {
             return Ok(());
         }
         let (useless, on_line, bounded) = self.useless(kid.m, kid.checker, b)?;
@@ -92,19 +95,19 @@ impl Search {
         // this line, and so does what follows from it.
         let here = Rep::Line(self.line.len() as u32);
         if useless {
-            kid.v = Value::proven(
-                MateLen::plies(-1),
-                Hand::EMPTY,
-                true,
-                true,
-                if on_line { here } else { Rep::None },
-            );
+            kid.v = SearchResult::Useless(if on_line { here } else { Rep::None });
         } else if on_line {
-            kid.v = Value::disproven(kid.v.x, Hand::EMPTY, true, here);
-        } else if bounded && kid.v.x > b - 1 {
+            kid.v = SearchResult::Disproven(Disproof {
+                bound: disproof.bound,
+                hand: Hand::EMPTY,
+                exact: true,
+                rep: here,
+            });
+        } else if bounded && disproof.bound > b - 1 {
             // "Not useless" only because another defence escapes within this
             // bound: at a larger one the interposition may be useless.
-            kid.v.x = b - 1;
+            disproof.bound = b - 1;
+            kid.v = SearchResult::Disproven(disproof);
         }
         Ok(())
     }

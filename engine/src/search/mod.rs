@@ -5,7 +5,7 @@
 //! * [`mate_len`]: mate lengths and bounds on them;
 //! * [`numbers`]: proof and disproof numbers;
 //! * [`hands`]: proof and disproof hands, carried over moves;
-//! * [`value`]: what the search knows of a position at a bound;
+//! * [`result`]: what the search knows of a position at a bound;
 //! * [`line`]: the positions on the current line;
 //! * [`anchors`]: anchors and epochs, which say when a proof may be used;
 //! * [`sets`]: the bounded home of the line positions results rest on;
@@ -37,10 +37,10 @@ pub mod numbers;
 pub mod options;
 pub mod questions;
 pub mod reader;
+pub mod result;
 pub mod sets;
 pub mod slab;
 pub mod table;
-pub mod value;
 
 pub use engine::{Halt, Limits, Search};
 pub use options::Options;

@@ -11,6 +11,7 @@
 
 use crate::hand::Hand;
 use crate::search::engine::Search;
+use crate::search::expansion::Child;
 use crate::search::expansion::{pn_dn, Expansion};
 use crate::search::hands::{
     any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
@@ -19,12 +20,12 @@ use crate::search::hands::{
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 use crate::search::numbers::{PnDn, INF_PN};
-use crate::search::value::{Rep, Value};
+use crate::search::result::{Disproof, Proof, Rep, SearchResult};
 
 impl Search {
     /// Is the current position mated within `b` plies?  The search runs
     /// until the table can say; returns the value it says.
-    pub(crate) fn solve(&mut self, b: MateLen) -> Result<Value, Stop> {
+    pub(crate) fn solve(&mut self, b: MateLen) -> Result<SearchResult, Stop> {
         loop {
             let v = self.probe(b);
             if v.is_final() {
@@ -37,11 +38,16 @@ impl Search {
     /// [`Search::solve`] as (mated, the answer rests on the line).
     pub(crate) fn nested(&mut self, b: MateLen) -> Result<(bool, bool), Stop> {
         let v = self.solve(b)?;
-        Ok((v.is_proven(), v.rep.is_some()))
+        Ok((v.is_proven(), v.rep().is_some()))
     }
 
     /// Searches the current position to bound `b` until its numbers reach a threshold.
-    pub(crate) fn mid(&mut self, b: MateLen, th_pn: PnDn, th_dn: PnDn) -> Result<Value, Stop> {
+    pub(crate) fn mid(
+        &mut self,
+        b: MateLen,
+        th_pn: PnDn,
+        th_dn: PnDn,
+    ) -> Result<SearchResult, Stop> {
         // Checked before the node is counted: a stopped search counts no more.
         self.monitor.visit()?;
         if self.monitor.progress_due {
@@ -62,12 +68,12 @@ impl Search {
                 false,
                 &mut self.anchors,
             );
-            return Ok(Value::disproven(
-                MateLen::ZERO,
-                any_hand(),
-                false,
-                Rep::None,
-            ));
+            return Ok(SearchResult::Disproven(Disproof {
+                bound: MateLen::ZERO,
+                hand: any_hand(),
+                exact: false,
+                rep: Rep::None,
+            }));
         }
         let mut exp = self.take_expansion();
         let r = self.expand(&mut exp, b, th_pn, th_dn);
@@ -81,7 +87,7 @@ impl Search {
         b: MateLen,
         th_pn: PnDn,
         th_dn: PnDn,
-    ) -> Result<Value, Stop> {
+    ) -> Result<SearchResult, Stop> {
         let start = self.monitor.nodes();
         let or_node = self.or_node();
         let hand = self.attacker_hand();
@@ -102,7 +108,12 @@ impl Search {
                     exact,
                     &mut self.anchors,
                 );
-                return Ok(Value::disproven(MateLen::INFINITE, u, exact, Rep::None));
+                return Ok(SearchResult::Disproven(Disproof {
+                    bound: MateLen::INFINITE,
+                    hand: u,
+                    exact,
+                    rep: Rep::None,
+                }));
             }
             // Mate.  Where the defender could have interposed, a kind it
             // lacked could have been dropped: the proof needs it kept away.
@@ -122,7 +133,13 @@ impl Search {
                 pa,
                 &mut self.anchors,
             );
-            return Ok(Value::proven(MateLen::ZERO, l, exact, pa, Rep::None));
+            return Ok(SearchResult::Proven(Proof {
+                len: MateLen::ZERO,
+                hand: l,
+                exact,
+                pa,
+                rep: Rep::None,
+            }));
         }
         exp.make_children(&self.pos, hand, &self.options, &self.table);
         if self.line.len() >= self.options.max_depth as usize {
@@ -158,7 +175,7 @@ impl Search {
         th_pn: PnDn,
         th_dn: PnDn,
         start: u64,
-    ) -> Result<Value, Stop> {
+    ) -> Result<SearchResult, Stop> {
         let or_node = exp.or_node;
         if or_node && self.options.one_ply_mate {
             self.one_ply_mates(exp);
@@ -187,7 +204,7 @@ impl Search {
                     work,
                     &mut self.anchors,
                 );
-                return Ok(Value::open(pn, dn));
+                return Ok(SearchResult::unknown(pn, dn));
             }
             let (child_phi, child_delta) = exp.child_thresholds(&s, th_phi, th_delta, eps);
             let (child_pn, child_dn) = pn_dn(or_node, child_phi, child_delta);
@@ -237,68 +254,74 @@ impl Search {
     }
 
     /// The side to move wins through child `best` (or, at an attacker node,
-    /// the shortest proven child): store and return the node's value.
-    fn won(&mut self, exp: &Expansion, b: MateLen, best: usize, start: u64) -> Value {
+    /// the shortest proven child): store and return the node's result.
+    fn won(&mut self, exp: &Expansion, b: MateLen, best: usize, start: u64) -> SearchResult {
         let h = self.pos.hash();
         let bkey = self.pos.board_key();
         let hand = self.attacker_hand();
         let work = self.monitor.nodes() - start;
         if exp.or_node {
             // The shortest proof; of equal ones, one that holds on any line.
-            let mut pick = best;
+            let (mut pick, mut p) = (best, proof(&exp.kids[best]));
             for (i, kid) in exp.kids.iter().enumerate() {
-                let p = &exp.kids[pick].v;
-                if kid.v.pn == 0 && (kid.v.x < p.x || kid.v.x == p.x && p.rep.is_some()) {
-                    pick = i;
+                if let SearchResult::Proven(k) = kid.v {
+                    if k.len < p.len || k.len == p.len && p.rep.is_some() {
+                        (pick, p) = (i, k);
+                    }
                 }
             }
             let kid = exp.kids[pick];
-            let length = kid.v.x + 1;
-            if let Some(v) = self.store_line_proof(kid.v.rep, h, length, work) {
+            let length = p.len + 1;
+            if let Some(v) = self.store_line_proof(p.rep, h, length, work) {
                 return v;
             }
-            let (l, exact) = if kid.v.exact {
+            let (l, exact) = if p.exact {
                 (Hand::EMPTY, true)
             } else {
                 // A drop is legal under a drop-mate ban only while the defender
                 // can answer it, which needs its hand: keep such a proof exact.
                 let banned = !self.pos.tables().drop_mate && kid.m.is_drop();
-                (proof_before_attack(kid.v.hand, kid.change), banned)
+                (proof_before_attack(p.hand, kid.change), banned)
             };
-            let pa = kid.v.pa || kid.v.rep.is_some() || self.anchors.on_anchor_board(bkey);
+            let pa = p.pa || p.rep.is_some() || self.anchors.on_anchor_board(bkey);
             let _ =
                 self.table
                     .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
-            return Value::proven(length, l, exact, pa, Rep::None);
+            return SearchResult::Proven(Proof {
+                len: length,
+                hand: l,
+                exact,
+                pa,
+                rep: Rep::None,
+            });
         }
         // A defence escapes (the first in move order).
         let kid = exp.kids[best];
-        if let Some(v) = self.store_rep_disproof(kid.v.rep, h, b, work) {
+        let d = disproof(&kid);
+        if let Some(v) = self.store_rep_disproof(d.rep, h, b, work) {
             return v;
         }
         // Exact unless the defence is legal whatever the hands hold: an
         // interposition found effective may be useless with other hands, and
         // the stalemate rule or a drop-mate ban may forbid the defence when
         // the attacker holds less.
-        let exact = kid.v.rep.is_some()
-            || kid.v.exact
+        let exact = d.rep.is_some()
+            || d.exact
             || kid.checker != 0
             || (self.pos.king(self.attacker) != 0 && !self.legal_for_any_hands(kid.m));
-        let bound = kid.v.x + 1;
-        self.table.store_disproof(
-            bkey,
-            hand,
+        let bound = d.bound + 1;
+        self.table
+            .store_disproof(bkey, hand, bound, work, d.hand, exact, &mut self.anchors);
+        SearchResult::Disproven(Disproof {
             bound,
-            work,
-            kid.v.hand,
+            hand: d.hand,
             exact,
-            &mut self.anchors,
-        );
-        Value::disproven(bound, kid.v.hand, exact, Rep::None)
+            rep: Rep::None,
+        })
     }
 
-    /// Every child is lost for the side to move: store and return the node's value.
-    fn lost(&mut self, exp: &Expansion, b: MateLen, start: u64) -> Value {
+    /// Every child is lost for the side to move: store and return the node's result.
+    fn lost(&mut self, exp: &Expansion, b: MateLen, start: u64) -> SearchResult {
         let h = self.pos.hash();
         let bkey = self.pos.board_key();
         let hand = self.attacker_hand();
@@ -311,17 +334,18 @@ impl Search {
             let mut exact = exp.filtered > 0;
             let mut rep = false;
             for kid in &exp.kids {
+                let d = disproof(kid);
                 // A repetition disproof has a bound too: once the repetition of
                 // this very node is dropped, the plain disproof left holds up to it.
-                bound = bound.min(kid.v.x + 1);
-                if kid.v.rep.is_some() {
-                    self.gather(kid.v.rep);
+                bound = bound.min(d.bound + 1);
+                if d.rep.is_some() {
+                    self.gather(d.rep);
                     rep = true;
                     exact = true;
-                } else if kid.v.exact {
+                } else if d.exact {
                     exact = true;
                 } else {
-                    match disproof_before_attack(kid.v.hand, kid.change) {
+                    match disproof_before_attack(d.hand, kid.change) {
                         Some(k) => u = min(u, k),
                         None => exact = true,
                     }
@@ -335,45 +359,61 @@ impl Search {
                         self.table
                             .store_rep_disproof(bkey, hand, b, &set, work, &mut self.anchors);
                     self.scratch = set;
-                    return Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r));
+                    return SearchResult::Disproven(Disproof {
+                        bound: b,
+                        hand: Hand::EMPTY,
+                        exact: true,
+                        rep: Rep::Stored(r),
+                    });
                 }
             }
             let u = pin_drop_checks(u, self.pos.drop_check_kinds(), hand);
             self.table
                 .store_disproof(bkey, hand, bound, work, u, exact, &mut self.anchors);
-            return Value::disproven(bound, u, exact, Rep::None);
+            return SearchResult::Disproven(Disproof {
+                bound,
+                hand: u,
+                exact,
+                rep: Rep::None,
+            });
         }
         // Every defence is mated: as late as the latest (a useless
         // interposition's proof holds at this bound only).
-        let mut latest = MateLen::plies(-1);
+        let mut latest = MateLen::ZERO;
         let mut used_useless = false;
         let mut exact = exp.filtered > 0;
         let mut l = Hand::EMPTY;
         let mut pa = false;
         let mut rep = false;
         for kid in &exp.kids {
-            if kid.v.x == MateLen::plies(-1) {
-                used_useless = true;
-            }
-            if kid.v.rep.is_some() {
-                self.gather(kid.v.rep);
+            let p = match kid.v {
+                SearchResult::Proven(p) => p,
+                SearchResult::Useless(r) => {
+                    used_useless = true;
+                    // Refuted for this position's hands, and maybe through the anchors.
+                    Proof {
+                        len: MateLen::ZERO,
+                        hand: Hand::EMPTY,
+                        exact: true,
+                        pa: true,
+                        rep: r,
+                    }
+                }
+                _ => unreachable!("a defence of a lost defender node is not refuted"),
+            };
+            if p.rep.is_some() {
+                self.gather(p.rep);
                 rep = true;
             }
-            latest = latest.max(kid.v.x);
-            pa |= kid.v.pa || kid.v.rep.is_some();
-            if kid.v.exact {
+            latest = latest.max(p.len);
+            pa |= p.pa || p.rep.is_some();
+            if p.exact {
                 exact = true;
             } else if !exact {
-                l = max(l, kid.v.hand);
+                l = max(l, p.hand);
             }
         }
-        let length = if used_useless {
-            b
-        } else if latest >= MateLen::ZERO {
-            latest + 1
-        } else {
-            MateLen::ZERO
-        };
+        let length = if used_useless { b } else { latest + 1 };
         if rep {
             if let Some(v) = self.store_gathered_line_proof(h, length, work) {
                 return v;
@@ -388,12 +428,24 @@ impl Search {
         let _ = self
             .table
             .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
-        Value::proven(length, l, exact, pa, Rep::None)
+        SearchResult::Proven(Proof {
+            len: length,
+            hand: l,
+            exact,
+            pa,
+            rep: Rep::None,
+        })
     }
 
     /// A proof that rests on the line positions of `rep` (this node's own
     /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_line_proof(&mut self, rep: Rep, h: u64, length: MateLen, work: u64) -> Option<Value> {
+    fn store_line_proof(
+        &mut self,
+        rep: Rep,
+        h: u64,
+        length: MateLen,
+        work: u64,
+    ) -> Option<SearchResult> {
         if !rep.is_some() {
             return None;
         }
@@ -402,7 +454,12 @@ impl Search {
         self.store_gathered_line_proof(h, length, work)
     }
 
-    fn store_gathered_line_proof(&mut self, h: u64, length: MateLen, work: u64) -> Option<Value> {
+    fn store_gathered_line_proof(
+        &mut self,
+        h: u64,
+        length: MateLen,
+        work: u64,
+    ) -> Option<SearchResult> {
         self.scratch_without(h);
         if self.scratch.is_empty() {
             return None;
@@ -421,12 +478,24 @@ impl Search {
         // Not stored (a collection dropped proofs): the parent looks its
         // children up again, so what is returned here is not used.
         let rep = stored.map_or(Rep::Line(self.line.len() as u32), Rep::Stored);
-        Some(Value::proven(length, Hand::EMPTY, true, true, rep))
+        Some(SearchResult::Proven(Proof {
+            len: length,
+            hand: Hand::EMPTY,
+            exact: true,
+            pa: true,
+            rep,
+        }))
     }
 
     /// A disproof that rests on the line positions of `rep` (this node's own
     /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_rep_disproof(&mut self, rep: Rep, h: u64, b: MateLen, work: u64) -> Option<Value> {
+    fn store_rep_disproof(
+        &mut self,
+        rep: Rep,
+        h: u64,
+        b: MateLen,
+        work: u64,
+    ) -> Option<SearchResult> {
         if !rep.is_some() {
             return None;
         }
@@ -447,7 +516,12 @@ impl Search {
             &mut self.anchors,
         );
         self.scratch = set;
-        Some(Value::disproven(b, Hand::EMPTY, true, Rep::Stored(r)))
+        Some(SearchResult::Disproven(Disproof {
+            bound: b,
+            hand: Hand::EMPTY,
+            exact: true,
+            rep: Rep::Stored(r),
+        }))
     }
 
     /// Is the defence `m` legal whatever the hands hold?
@@ -469,6 +543,22 @@ impl Search {
         };
         self.pos.pop();
         legal
+    }
+}
+
+/// The proof of a proven child.
+fn proof(kid: &Child) -> Proof {
+    match kid.v {
+        SearchResult::Proven(p) => p,
+        _ => unreachable!("the child is proven"),
+    }
+}
+
+/// The disproof of a disproven child.
+fn disproof(kid: &Child) -> Disproof {
+    match kid.v {
+        SearchResult::Disproven(d) => d,
+        _ => unreachable!("the child is disproven"),
     }
 }
 

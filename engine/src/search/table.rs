@@ -34,9 +34,9 @@ use crate::search::line::Line;
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::Watch;
 use crate::search::numbers::PnDn;
+use crate::search::result::{Disproof, Proof, Rep, SearchResult};
 use crate::search::sets::{SetRef, Sets};
 use crate::search::slab::Slab;
-use crate::search::value::{Rep, Value};
 
 /// The proof number of a position looked up at a bound it has not been
 /// searched to, but found not mated within a smaller one: likely not mated
@@ -374,7 +374,7 @@ impl Table {
         b: MateLen,
         line: &Line,
         anchors: &Anchors,
-    ) -> Value {
+    ) -> SearchResult {
         let cap = self.slots.len();
         let floor = anchors.floor();
         let mut own: Option<usize> = None;
@@ -422,52 +422,81 @@ impl Table {
         if let Some(i) = own {
             let e = &self.slots[i];
             if e.proven_within(b) && e.p_epoch >= floor {
-                let len = e.proof_len().expect("proven");
-                return Value::proven(len, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
+                return SearchResult::Proven(Proof {
+                    len: e.proof_len().expect("proven"),
+                    hand: e.proof_hand(),
+                    exact: e.p_exact(),
+                    pa: e.pa(),
+                    rep: Rep::None,
+                });
             }
             if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
-                return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
+                return SearchResult::Proven(Proof {
+                    len: lp_b,
+                    hand: Hand::EMPTY,
+                    exact: true,
+                    pa: true,
+                    rep: Rep::Stored(e.lp),
+                });
             }
             if e.disproven_within(b) {
-                let bound = e.disproof_bound().unwrap_or(MateLen::plies(-1));
-                return Value::disproven(bound, e.disproof_hand(), e.d_exact(), Rep::None);
+                return SearchResult::Disproven(Disproof {
+                    bound: e.disproof_bound().unwrap_or(MateLen::plies(-1)),
+                    hand: e.disproof_hand(),
+                    exact: e.d_exact(),
+                    rep: Rep::None,
+                });
             }
             if e.rep != 0 {
                 let (rep_b, _, rep) = self.set(e.rep);
                 if rep_b >= b && line.contains_all(rep) {
-                    return Value::disproven(rep_b, Hand::EMPTY, true, Rep::Stored(e.rep));
+                    return SearchResult::Disproven(Disproof {
+                        bound: rep_b,
+                        hand: Hand::EMPTY,
+                        exact: true,
+                        rep: Rep::Stored(e.rep),
+                    });
                 }
             }
         }
         if let Some(j) = proof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            let len = o.proof_len().expect("proven");
-            return Value::proven(len, o.proof_hand(), false, o.pa(), Rep::None);
+            return SearchResult::Proven(Proof {
+                len: o.proof_len().expect("proven"),
+                hand: o.proof_hand(),
+                exact: false,
+                pa: o.pa(),
+                rep: Rep::None,
+            });
         }
         if let Some(j) = disproof {
             self.dominance_hits += 1;
             let o = &self.slots[j];
-            let bound = o.disproof_bound().expect("disproven");
-            return Value::disproven(bound, o.disproof_hand(), false, Rep::None);
+            return SearchResult::Disproven(Disproof {
+                bound: o.disproof_bound().expect("disproven"),
+                hand: o.disproof_hand(),
+                exact: false,
+                rep: Rep::None,
+            });
         }
         if let Some(i) = own {
             let e = &self.slots[i];
             let open = e.open_bound();
             if open == Some(b) {
                 let (pn, dn) = e.numbers();
-                return Value::open(pn, dn);
+                return SearchResult::unknown(pn, dn);
             }
             if e.disproof_bound().is_some() {
-                return Value::open(DISPROVEN_BELOW_PN, 1);
+                return SearchResult::unknown(DISPROVEN_BELOW_PN, 1);
             }
             if open.is_some_and(|o| MateLen::ZERO <= o && o < b) {
                 // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
                 let (pn, dn) = e.numbers();
-                return Value::open(pn, dn);
+                return SearchResult::unknown(pn, dn);
             }
         }
-        Value::open(1, 1)
+        SearchResult::unknown(1, 1)
     }
 
     /// The proven length of a position's own entry usable on this line, if any.
@@ -847,7 +876,7 @@ mod tests {
         let (mut t, line, anchors) = table();
         assert_eq!(
             t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
-            Value::open(1, 1)
+            SearchResult::unknown(1, 1)
         );
     }
 
@@ -862,7 +891,7 @@ mod tests {
         assert!(!t.lookup(5, mine, len(5), &line, &anchors).is_proven());
         // Another hand on the board: at least the proof hand.
         let more = t.lookup(5, h(&[2, 0]), len(9), &line, &anchors);
-        assert!(more.is_proven() && !more.exact);
+        assert!(matches!(more, SearchResult::Proven(p) if !p.exact));
         assert!(!t.lookup(5, h(&[0, 3]), len(9), &line, &anchors).is_proven());
         // Another board: nothing.
         assert!(!t.lookup(6, mine, len(9), &line, &anchors).is_proven());
@@ -910,21 +939,21 @@ mod tests {
         t.store_open(5, Hand::EMPTY, len(7), 3, 8, 1, &mut anchors);
         assert_eq!(
             t.lookup(5, Hand::EMPTY, len(7), &line, &anchors),
-            Value::open(3, 8)
+            SearchResult::unknown(3, 8)
         );
         assert_eq!(
             t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
-            Value::open(3, 8)
+            SearchResult::unknown(3, 8)
         );
         assert_eq!(
             t.lookup(5, Hand::EMPTY, len(5), &line, &anchors),
-            Value::open(1, 1)
+            SearchResult::unknown(1, 1)
         );
         // Not mated within a smaller bound: looks harder to prove.
         t.store_disproof(5, Hand::EMPTY, len(7), 1, Hand::EMPTY, true, &mut anchors);
         assert_eq!(
             t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
-            Value::open(DISPROVEN_BELOW_PN, 1)
+            SearchResult::unknown(DISPROVEN_BELOW_PN, 1)
         );
     }
 
@@ -937,7 +966,12 @@ mod tests {
         let v = t.lookup(5, Hand::EMPTY, len(9), &line, &anchors);
         assert_eq!(
             v,
-            Value::disproven(len(9), Hand::EMPTY, true, Rep::Stored(r))
+            SearchResult::Disproven(Disproof {
+                bound: len(9),
+                hand: Hand::EMPTY,
+                exact: true,
+                rep: Rep::Stored(r)
+            })
         );
         line.pop();
         assert!(!t.lookup(5, Hand::EMPTY, len(9), &line, &anchors).is_final());
@@ -946,7 +980,7 @@ mod tests {
             .store_line_proof(6, Hand::EMPTY, len(5), &[200], 1, &mut anchors)
             .unwrap();
         assert_eq!(
-            t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).rep,
+            t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).rep(),
             Rep::Stored(lp)
         );
         assert_eq!(
@@ -1205,7 +1239,7 @@ mod tests {
         let mut resting = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
             let v = t.lookup(k * 7919, Hand::EMPTY, len(5), &line, &anchors);
-            if let Rep::Stored(r) = v.rep {
+            if let Rep::Stored(r) = v.rep() {
                 assert_eq!(t.set(r).2, &[1, 2]);
                 resting += 1;
             }
