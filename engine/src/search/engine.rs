@@ -19,6 +19,7 @@ use crate::search::anchors::Anchors;
 use crate::search::expansion::{Child, Expansion};
 use crate::search::hands::any_hand;
 use crate::search::interposition::Verdicts;
+use crate::search::key::Key;
 use crate::search::line::Line;
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::{Hooks, Monitor, Stop};
@@ -274,9 +275,8 @@ impl Search {
         if self.line.contains(h) {
             return repetition(h);
         }
-        let hand = self.attacker_hand();
-        self.table
-            .lookup(self.pos.board_key(), hand, b, &self.line, &self.anchors)
+        let key = Key::of(&self.pos, self.attacker_hand());
+        self.table.lookup(key, b, &self.line, &self.anchors)
     }
 
     /// The value of a child of the current node searched to bound `b`: from
@@ -286,13 +286,11 @@ impl Search {
             kid.v = repetition(kid.h);
             return Ok(());
         }
-        kid.v = self
-            .table
-            .lookup(kid.bkey, kid.hand, b - 1, &self.line, &self.anchors);
+        kid.v = self.table.lookup(kid.key, b - 1, &self.line, &self.anchors);
         self.judge_interposition(kid, b)?;
         if self.options.heuristic_init
             && kid.v == SearchResult::unknown(1, 1)
-            && !self.table.known(kid.bkey, kid.hand)
+            && !self.table.known(kid.key)
         {
             kid.v = SearchResult::unknown(kid.init.0, kid.init.1);
         }
@@ -334,8 +332,7 @@ impl Search {
     pub(crate) fn proof_len_within(&self, b: MateLen) -> MateLen {
         self.table
             .proof_length(
-                self.pos.board_key(),
-                self.attacker_hand(),
+                Key::of(&self.pos, self.attacker_hand()),
                 &self.line,
                 &self.anchors,
             )

@@ -23,6 +23,7 @@
 
 use crate::hand::Hand;
 use crate::search::anchors::Epoch;
+use crate::search::key::Key;
 use crate::search::mate_len::MateLen;
 use crate::search::numbers::PnDn;
 use crate::search::sets::SetRef;
@@ -87,10 +88,10 @@ unsafe impl crate::search::slab::Zeroable for Entry {}
 
 impl Entry {
     /// A new entry for a position, knowing nothing.
-    pub fn new(bkey: u64, hand: Hand) -> Entry {
+    pub fn new(key: Key) -> Entry {
         Entry {
-            bkey,
-            hand: pack(hand),
+            bkey: key.board,
+            hand: pack(key.hand),
             work: 0,
             pn: 1,
             dn: 1,
@@ -124,10 +125,19 @@ impl Entry {
         unpack(self.hand)
     }
 
-    /// Is this the entry of the position (board key and attacker hand)?
+    /// The position of the entry.
     #[inline(always)]
-    pub fn is_for(&self, bkey: u64, hand: Hand) -> bool {
-        self.hand == pack(hand) && self.bkey == bkey && !self.is_empty()
+    pub fn key(&self) -> Key {
+        Key {
+            board: self.bkey,
+            hand: self.hand(),
+        }
+    }
+
+    /// Is this the entry of the position?
+    #[inline(always)]
+    pub fn is_for(&self, key: Key) -> bool {
+        self.hand == pack(key.hand) && self.bkey == key.board && !self.is_empty()
     }
 
     /// The proof hand.
@@ -274,16 +284,24 @@ mod tests {
     fn a_zeroed_entry_is_an_empty_slot() {
         let e = Entry::default();
         assert!(e.is_empty());
-        let f = Entry::new(0, Hand::EMPTY);
-        assert!(!f.is_empty() && f.is_for(0, Hand::EMPTY));
-        assert!(!f.is_for(1, Hand::EMPTY));
+        let key = |board| Key {
+            board,
+            hand: Hand::EMPTY,
+        };
+        let f = Entry::new(key(0));
+        assert!(!f.is_empty() && f.is_for(key(0)));
+        assert!(!f.is_for(key(1)));
+        assert_eq!(f.key(), key(0));
         assert_eq!(f.hand(), Hand::EMPTY);
         assert_eq!(std::mem::size_of::<Entry>(), 64);
     }
 
     #[test]
     fn proofs_keep_the_shortest_of_a_usable_epoch() {
-        let mut e = Entry::new(9, Hand::EMPTY);
+        let mut e = Entry::new(Key {
+            board: 9,
+            hand: Hand::EMPTY,
+        });
         assert!(!e.holds_proof());
         assert_eq!(e.proof_len(), None);
         e.set_proof(len(7), Hand::EMPTY, false, false, 1, 0);
@@ -300,7 +318,10 @@ mod tests {
 
     #[test]
     fn disproofs_keep_the_largest_bound() {
-        let mut e = Entry::new(9, Hand::EMPTY);
+        let mut e = Entry::new(Key {
+            board: 9,
+            hand: Hand::EMPTY,
+        });
         assert_eq!(e.disproof_bound(), None);
         assert!(!e.disproven_within(MateLen::ZERO));
         e.set_disproof(len(5), Hand::EMPTY, false);

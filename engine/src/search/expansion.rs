@@ -19,6 +19,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
+use crate::search::key::Key;
 use crate::search::numbers::{widened, PnDn, INF_PN};
 use crate::search::options::Options;
 use crate::search::result::SearchResult;
@@ -32,10 +33,8 @@ pub struct Child {
     pub m: Move,
     /// The child's hash.
     pub h: u64,
-    /// The child's board key.
-    pub bkey: u64,
-    /// The attacker's hand in the child.
-    pub hand: Hand,
+    /// The child's key (its board and the attacker's hand there).
+    pub key: Key,
     /// How the move changes the attacker's hand (an attacker's move only).
     pub change: HandChange,
     /// An interposition's checker square (0: not an interposition).
@@ -171,8 +170,10 @@ impl Expansion {
             self.kids.push(Child {
                 m,
                 h,
-                bkey: h ^ hz,
-                hand,
+                key: Key {
+                    board: h ^ hz,
+                    hand,
+                },
                 change,
                 checker,
                 group,
@@ -247,8 +248,10 @@ mod tests {
         Child {
             m: Move::board(1, 2),
             h: 0,
-            bkey: 0,
-            hand: Hand::EMPTY,
+            key: Key {
+                board: 0,
+                hand: Hand::EMPTY,
+            },
             change: HandChange::None,
             checker: 0,
             group,

@@ -9,6 +9,7 @@
 //! * [`line`]: the positions on the current line;
 //! * [`anchors`]: anchors and epochs, which say when a proof may be used;
 //! * [`sets`]: the bounded home of the line positions results rest on;
+//! * [`key`]: a position as the table knows it;
 //! * [`entry`] and [`table`]: the transposition table, in a [`slab`];
 //! * [`monitor`]: node counting and limits;
 //! * [`options`]: the switches;
@@ -28,6 +29,7 @@ pub mod expansion;
 pub mod groups;
 pub mod hands;
 pub mod interposition;
+pub mod key;
 pub mod length;
 pub mod line;
 pub mod mate_len;

@@ -11,12 +11,12 @@
 
 use crate::hand::Hand;
 use crate::search::engine::Search;
-use crate::search::expansion::Child;
-use crate::search::expansion::{pn_dn, Expansion};
+use crate::search::expansion::{pn_dn, Child, Expansion};
 use crate::search::hands::{
     any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
     proof_before_attack,
 };
+use crate::search::key::Key;
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 use crate::search::numbers::{PnDn, INF_PN};
@@ -24,7 +24,7 @@ use crate::search::result::{Disproof, Proof, Rep, SearchResult};
 
 impl Search {
     /// Is the current position mated within `b` plies?  The search runs
-    /// until the table can say; returns the value it says.
+    /// until the table can say; returns the result it says.
     pub(crate) fn solve(&mut self, b: MateLen) -> Result<SearchResult, Stop> {
         loop {
             let v = self.probe(b);
@@ -53,27 +53,16 @@ impl Search {
         if self.monitor.progress_due {
             self.monitor.report(self.table.len())?;
         }
-        let or_node = self.or_node();
-        let hand = self.attacker_hand();
-        let bkey = self.pos.board_key();
         // The node's own entry is written when it returns: start loading it.
-        self.table.prefetch(bkey);
-        if or_node && b < MateLen::plies(1) {
-            self.table.store_disproof(
-                bkey,
-                hand,
-                MateLen::ZERO,
-                0,
-                any_hand(),
-                false,
-                &mut self.anchors,
-            );
-            return Ok(SearchResult::Disproven(Disproof {
+        self.table.prefetch(self.pos.board_key());
+        if self.or_node() && b < MateLen::plies(1) {
+            let none = Disproof {
                 bound: MateLen::ZERO,
                 hand: any_hand(),
                 exact: false,
                 rep: Rep::None,
-            }));
+            };
+            return Ok(self.store(b, SearchResult::Disproven(none), 0));
         }
         let mut exp = self.take_expansion();
         let r = self.expand(&mut exp, b, th_pn, th_dn);
@@ -91,55 +80,9 @@ impl Search {
         let start = self.monitor.nodes();
         let or_node = self.or_node();
         let hand = self.attacker_hand();
-        let bkey = self.pos.board_key();
         exp.generate(&mut self.pos, or_node);
         if exp.moves.is_empty() {
-            let exact = exp.filtered > 0;
-            if or_node {
-                // No check: no mate at any length.  A kind the attacker lacks
-                // whose drop would check may not be added to the disproof hand.
-                let u = pin_drop_checks(any_hand(), self.pos.drop_check_kinds(), hand);
-                self.table.store_disproof(
-                    bkey,
-                    hand,
-                    MateLen::INFINITE,
-                    0,
-                    u,
-                    exact,
-                    &mut self.anchors,
-                );
-                return Ok(SearchResult::Disproven(Disproof {
-                    bound: MateLen::INFINITE,
-                    hand: u,
-                    exact,
-                    rep: Rep::None,
-                }));
-            }
-            // Mate.  Where the defender could have interposed, a kind it
-            // lacked could have been dropped: the proof needs it kept away.
-            let l = if self.pos.interposition_squares() != 0 {
-                hand
-            } else {
-                Hand::EMPTY
-            };
-            let pa = self.anchors.on_anchor_board(bkey);
-            let _ = self.table.store_proof(
-                bkey,
-                hand,
-                MateLen::ZERO,
-                0,
-                l,
-                exact,
-                pa,
-                &mut self.anchors,
-            );
-            return Ok(SearchResult::Proven(Proof {
-                len: MateLen::ZERO,
-                hand: l,
-                exact,
-                pa,
-                rep: Rep::None,
-            }));
+            return Ok(self.leaf(exp));
         }
         exp.make_children(&self.pos, hand, &self.options, &self.table);
         if self.line.len() >= self.options.max_depth as usize {
@@ -150,6 +93,37 @@ impl Search {
         let r = self.search_children(exp, b, th_pn, th_dn, start);
         self.line.pop();
         r
+    }
+
+    /// A node without a move: store and return its result.
+    fn leaf(&mut self, exp: &Expansion) -> SearchResult {
+        let hand = self.attacker_hand();
+        let exact = exp.filtered > 0;
+        let result = if exp.or_node {
+            // No check: no mate at any length.  A kind the attacker lacks
+            // whose drop would check may not be added to the disproof hand.
+            SearchResult::Disproven(Disproof {
+                bound: MateLen::INFINITE,
+                hand: pin_drop_checks(any_hand(), self.pos.drop_check_kinds(), hand),
+                exact,
+                rep: Rep::None,
+            })
+        } else {
+            // Mate.  Where the defender could have interposed, a kind it
+            // lacked could have been dropped: the proof needs it kept away.
+            SearchResult::Proven(Proof {
+                len: MateLen::ZERO,
+                hand: if self.pos.interposition_squares() != 0 {
+                    hand
+                } else {
+                    Hand::EMPTY
+                },
+                exact,
+                pa: self.anchors.on_anchor_board(self.pos.board_key()),
+                rep: Rep::None,
+            })
+        };
+        self.store(MateLen::ZERO, result, 0)
     }
 
     /// Looks every child up again until no collection moved the table meanwhile.
@@ -178,7 +152,7 @@ impl Search {
     ) -> Result<SearchResult, Stop> {
         let or_node = exp.or_node;
         if or_node && self.options.one_ply_mate {
-            self.one_ply_mates(exp);
+            self.one_ply_mates(exp, b);
         }
         self.value_children(exp, b)?;
         let eps = self.options.one_plus_epsilon;
@@ -194,17 +168,7 @@ impl Search {
             let (pn, dn) = pn_dn(or_node, s.phi, s.delta);
             if pn >= th_pn || dn >= th_dn {
                 let work = self.monitor.nodes() - start;
-                let hand = self.attacker_hand();
-                self.table.store_open(
-                    self.pos.board_key(),
-                    hand,
-                    b,
-                    pn,
-                    dn,
-                    work,
-                    &mut self.anchors,
-                );
-                return Ok(SearchResult::unknown(pn, dn));
+                return Ok(self.store(b, SearchResult::unknown(pn, dn), work));
             }
             let (child_phi, child_delta) = exp.child_thresholds(&s, th_phi, th_delta, eps);
             let (child_pn, child_dn) = pn_dn(or_node, child_phi, child_delta);
@@ -229,26 +193,26 @@ impl Search {
         }
     }
 
-    /// Stores proofs of the children that are mates in one.
-    fn one_ply_mates(&mut self, exp: &Expansion) {
+    /// Stores proofs of the children (searched to `b - 1`) that are mates in one.
+    fn one_ply_mates(&mut self, exp: &Expansion, b: MateLen) {
         for kid in &exp.kids {
-            if self.table.known(kid.bkey, kid.hand) {
+            if self.table.known(kid.key) {
                 continue;
             }
             self.pos.push(kid.m);
             let mated = !self.pos.has_safe_move();
             self.pos.pop();
             if mated {
-                let _ = self.table.store_proof(
-                    kid.bkey,
-                    kid.hand,
-                    MateLen::ZERO,
-                    0,
-                    Hand::EMPTY,
-                    true,
-                    true,
-                    &mut self.anchors,
-                );
+                let mate = Proof {
+                    len: MateLen::ZERO,
+                    hand: Hand::EMPTY,
+                    exact: true,
+                    pa: true,
+                    rep: Rep::None,
+                };
+                let (result, set) = (SearchResult::Proven(mate), &[]);
+                self.table
+                    .store(kid.key, b - 1, result, set, 0, &mut self.anchors);
             }
         }
     }
@@ -256,9 +220,6 @@ impl Search {
     /// The side to move wins through child `best` (or, at an attacker node,
     /// the shortest proven child): store and return the node's result.
     fn won(&mut self, exp: &Expansion, b: MateLen, best: usize, start: u64) -> SearchResult {
-        let h = self.pos.hash();
-        let bkey = self.pos.board_key();
-        let hand = self.attacker_hand();
         let work = self.monitor.nodes() - start;
         if exp.or_node {
             // The shortest proof; of equal ones, one that holds on any line.
@@ -271,11 +232,19 @@ impl Search {
                 }
             }
             let kid = exp.kids[pick];
-            let length = p.len + 1;
-            if let Some(v) = self.store_line_proof(p.rep, h, length, work) {
-                return v;
+            let len = p.len + 1;
+            if p.rep.is_some() {
+                let on_line = Proof {
+                    len,
+                    ..self.on_line_proof()
+                };
+                if let Some(v) =
+                    self.store_on_line(&[p.rep], b, SearchResult::Proven(on_line), work)
+                {
+                    return v;
+                }
             }
-            let (l, exact) = if p.exact {
+            let (hand, exact) = if p.exact {
                 (Hand::EMPTY, true)
             } else {
                 // A drop is legal under a drop-mate ban only while the defender
@@ -283,23 +252,24 @@ impl Search {
                 let banned = !self.pos.tables().drop_mate && kid.m.is_drop();
                 (proof_before_attack(p.hand, kid.change), banned)
             };
-            let pa = p.pa || p.rep.is_some() || self.anchors.on_anchor_board(bkey);
-            let _ =
-                self.table
-                    .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
-            return SearchResult::Proven(Proof {
-                len: length,
-                hand: l,
+            let pa = p.pa || p.rep.is_some() || self.anchors.on_anchor_board(self.pos.board_key());
+            let proof = Proof {
+                len,
+                hand,
                 exact,
                 pa,
                 rep: Rep::None,
-            });
+            };
+            return self.store(b, SearchResult::Proven(proof), work);
         }
         // A defence escapes (the first in move order).
         let kid = exp.kids[best];
         let d = disproof(&kid);
-        if let Some(v) = self.store_rep_disproof(d.rep, h, b, work) {
-            return v;
+        if d.rep.is_some() {
+            let on_line = SearchResult::Disproven(self.on_line_disproof(b));
+            if let Some(v) = self.store_on_line(&[d.rep], b, on_line, work) {
+                return v;
+            }
         }
         // Exact unless the defence is legal whatever the hands hold: an
         // interposition found effective may be useless with other hands, and
@@ -309,38 +279,32 @@ impl Search {
             || d.exact
             || kid.checker != 0
             || (self.pos.king(self.attacker) != 0 && !self.legal_for_any_hands(kid.m));
-        let bound = d.bound + 1;
-        self.table
-            .store_disproof(bkey, hand, bound, work, d.hand, exact, &mut self.anchors);
-        SearchResult::Disproven(Disproof {
-            bound,
+        let disproof = Disproof {
+            bound: d.bound + 1,
             hand: d.hand,
             exact,
             rep: Rep::None,
-        })
+        };
+        self.store(b, SearchResult::Disproven(disproof), work)
     }
 
     /// Every child is lost for the side to move: store and return the node's result.
     fn lost(&mut self, exp: &Expansion, b: MateLen, start: u64) -> SearchResult {
-        let h = self.pos.hash();
-        let bkey = self.pos.board_key();
         let hand = self.attacker_hand();
         let work = self.monitor.nodes() - start;
-        self.scratch.clear();
+        let mut reps = Vec::new();
         if exp.or_node {
             // Every check is refuted.
             let mut bound = MateLen::INFINITE;
             let mut u = any_hand();
             let mut exact = exp.filtered > 0;
-            let mut rep = false;
             for kid in &exp.kids {
                 let d = disproof(kid);
                 // A repetition disproof has a bound too: once the repetition of
                 // this very node is dropped, the plain disproof left holds up to it.
                 bound = bound.min(d.bound + 1);
                 if d.rep.is_some() {
-                    self.gather(d.rep);
-                    rep = true;
+                    reps.push(d.rep);
                     exact = true;
                 } else if d.exact {
                     exact = true;
@@ -351,31 +315,19 @@ impl Search {
                     }
                 }
             }
-            if rep {
-                self.scratch_without(h);
-                if !self.scratch.is_empty() {
-                    let set = std::mem::take(&mut self.scratch);
-                    let r =
-                        self.table
-                            .store_rep_disproof(bkey, hand, b, &set, work, &mut self.anchors);
-                    self.scratch = set;
-                    return SearchResult::Disproven(Disproof {
-                        bound: b,
-                        hand: Hand::EMPTY,
-                        exact: true,
-                        rep: Rep::Stored(r),
-                    });
+            if !reps.is_empty() {
+                let on_line = SearchResult::Disproven(self.on_line_disproof(b));
+                if let Some(v) = self.store_on_line(&reps, b, on_line, work) {
+                    return v;
                 }
             }
-            let u = pin_drop_checks(u, self.pos.drop_check_kinds(), hand);
-            self.table
-                .store_disproof(bkey, hand, bound, work, u, exact, &mut self.anchors);
-            return SearchResult::Disproven(Disproof {
+            let disproof = Disproof {
                 bound,
-                hand: u,
+                hand: pin_drop_checks(u, self.pos.drop_check_kinds(), hand),
                 exact,
                 rep: Rep::None,
-            });
+            };
+            return self.store(b, SearchResult::Disproven(disproof), work);
         }
         // Every defence is mated: as late as the latest (a useless
         // interposition's proof holds at this bound only).
@@ -384,26 +336,24 @@ impl Search {
         let mut exact = exp.filtered > 0;
         let mut l = Hand::EMPTY;
         let mut pa = false;
-        let mut rep = false;
         for kid in &exp.kids {
             let p = match kid.v {
                 SearchResult::Proven(p) => p,
-                SearchResult::Useless(r) => {
+                SearchResult::Useless(rep) => {
                     used_useless = true;
-                    // Refuted for this position's hands, and maybe through the anchors.
+                    // Refuted for this position's hands, maybe through the anchors.
                     Proof {
                         len: MateLen::ZERO,
                         hand: Hand::EMPTY,
                         exact: true,
                         pa: true,
-                        rep: r,
+                        rep,
                     }
                 }
-                _ => unreachable!("a defence of a lost defender node is not refuted"),
+                _ => unreachable!("every defence of a lost defender node is refuted"),
             };
             if p.rep.is_some() {
-                self.gather(p.rep);
-                rep = true;
+                reps.push(p.rep);
             }
             latest = latest.max(p.len);
             pa |= p.pa || p.rep.is_some();
@@ -413,9 +363,13 @@ impl Search {
                 l = max(l, p.hand);
             }
         }
-        let length = if used_useless { b } else { latest + 1 };
-        if rep {
-            if let Some(v) = self.store_gathered_line_proof(h, length, work) {
+        let len = if used_useless { b } else { latest + 1 };
+        if !reps.is_empty() {
+            let on_line = Proof {
+                len,
+                ..self.on_line_proof()
+            };
+            if let Some(v) = self.store_on_line(&reps, b, SearchResult::Proven(on_line), work) {
                 return v;
             }
         }
@@ -423,105 +377,78 @@ impl Search {
             let d = self.pos.hand(self.attacker.flip());
             l = keep_kinds_defender_lacks(l, hand, d, self.pos.tables().nkinds);
         }
-        let exact = exact || used_useless || !hand.covers(l);
-        let pa = pa || self.anchors.on_anchor_board(bkey);
-        let _ = self
-            .table
-            .store_proof(bkey, hand, length, work, l, exact, pa, &mut self.anchors);
-        SearchResult::Proven(Proof {
-            len: length,
+        let proof = Proof {
+            len,
             hand: l,
-            exact,
-            pa,
+            exact: exact || used_useless || !hand.covers(l),
+            pa: pa || self.anchors.on_anchor_board(self.pos.board_key()),
             rep: Rep::None,
-        })
+        };
+        self.store(b, SearchResult::Proven(proof), work)
     }
 
-    /// A proof that rests on the line positions of `rep` (this node's own
-    /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_line_proof(
-        &mut self,
-        rep: Rep,
-        h: u64,
-        length: MateLen,
-        work: u64,
-    ) -> Option<SearchResult> {
-        if !rep.is_some() {
-            return None;
-        }
-        self.scratch.clear();
-        self.gather(rep);
-        self.store_gathered_line_proof(h, length, work)
+    /// The current position's key.
+    fn key(&self) -> Key {
+        Key::of(&self.pos, self.attacker_hand())
     }
 
-    fn store_gathered_line_proof(
-        &mut self,
-        h: u64,
-        length: MateLen,
-        work: u64,
-    ) -> Option<SearchResult> {
-        self.scratch_without(h);
-        if self.scratch.is_empty() {
-            return None;
-        }
-        let set = std::mem::take(&mut self.scratch);
-        let hand = self.attacker_hand();
-        let stored = self.table.store_line_proof(
-            self.pos.board_key(),
-            hand,
-            length,
-            &set,
-            work,
-            &mut self.anchors,
-        );
-        self.scratch = set;
-        // Not stored (a collection dropped proofs): the parent looks its
-        // children up again, so what is returned here is not used.
-        let rep = stored.map_or(Rep::Line(self.line.len() as u32), Rep::Stored);
-        Some(SearchResult::Proven(Proof {
-            len: length,
+    /// Stores the current node's result of a search to `b`, holding on any
+    /// line, and returns it.
+    fn store(&mut self, b: MateLen, result: SearchResult, work: u64) -> SearchResult {
+        let key = self.key();
+        self.table
+            .store(key, b, result, &[], work, &mut self.anchors)
+    }
+
+    /// A proof resting on the line, before its length: for this position's
+    /// hands only, its tree through the line.
+    fn on_line_proof(&self) -> Proof {
+        Proof {
+            len: MateLen::ZERO,
             hand: Hand::EMPTY,
             exact: true,
             pa: true,
-            rep,
-        }))
+            rep: Rep::Line(self.line.len() as u32),
+        }
     }
 
-    /// A disproof that rests on the line positions of `rep` (this node's own
-    /// aside): stored apart, and returned; None if it holds on any line.
-    fn store_rep_disproof(
+    /// A disproof within `b` resting on the line, for this position's hands only.
+    fn on_line_disproof(&self, b: MateLen) -> Disproof {
+        Disproof {
+            bound: b,
+            hand: Hand::EMPTY,
+            exact: true,
+            rep: Rep::Line(self.line.len() as u32),
+        }
+    }
+
+    /// Stores the current node's result of a search to `b` that rests on the
+    /// line positions of `reps` (this node's own aside) and returns it; None
+    /// if it rests on none but this node (it then holds on any line).
+    fn store_on_line(
         &mut self,
-        rep: Rep,
-        h: u64,
+        reps: &[Rep],
         b: MateLen,
+        result: SearchResult,
         work: u64,
     ) -> Option<SearchResult> {
-        if !rep.is_some() {
-            return None;
-        }
         self.scratch.clear();
-        self.gather(rep);
-        self.scratch_without(h);
+        for &rep in reps {
+            self.gather(rep);
+        }
+        self.scratch_without(self.pos.hash());
         if self.scratch.is_empty() {
             return None;
         }
         let set = std::mem::take(&mut self.scratch);
-        let hand = self.attacker_hand();
-        let r = self.table.store_rep_disproof(
-            self.pos.board_key(),
-            hand,
-            b,
-            &set,
-            work,
-            &mut self.anchors,
-        );
+        let key = self.key();
+        // A proof not stored (a collection dropped proofs) keeps resting on
+        // the whole line: its parent looks its children up again anyway.
+        let stored = self
+            .table
+            .store(key, b, result, &set, work, &mut self.anchors);
         self.scratch = set;
-        Some(SearchResult::Disproven(Disproof {
-            bound: b,
-            hand: Hand::EMPTY,
-            exact: true,
-            rep: Rep::Stored(r),
-        }))
+        Some(stored)
     }
 
     /// Is the defence `m` legal whatever the hands hold?
@@ -635,11 +562,17 @@ mod tests {
         assert!(!s.mate(MateLen::INFINITE).unwrap());
         let bkey = s.pos.board_key();
         let hand = s.attacker_hand();
-        let e = s.table.get(bkey, hand).unwrap();
+        let e = s.table.get(Key { board: bkey, hand }).unwrap();
         assert!(e.disproof_bound().is_some() && !e.d_exact());
-        let v = s
-            .table
-            .lookup(bkey, Hand::EMPTY, MateLen::INFINITE, &s.line, &s.anchors); // no pawn left
+        let v = s.table.lookup(
+            Key {
+                board: bkey,
+                hand: Hand::EMPTY,
+            },
+            MateLen::INFINITE,
+            &s.line,
+            &s.anchors,
+        ); // no pawn left
         assert!(v.is_disproven());
     }
 
@@ -660,7 +593,7 @@ mod tests {
             s.anchors
                 .push_board(if on_the_mate { end.board_key() } else { 12345 });
             assert!(s.mate(MateLen::INFINITE).unwrap());
-            let e = s.table.get(s.pos.board_key(), s.attacker_hand()).unwrap();
+            let e = s.table.get(s.key()).unwrap();
             assert!(e.proof_len().is_some());
             assert_eq!(e.pa(), on_the_mate);
         }

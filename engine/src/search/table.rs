@@ -30,6 +30,7 @@
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
 use crate::search::entry::Entry;
+use crate::search::key::Key;
 use crate::search::line::Line;
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::Watch;
@@ -54,13 +55,6 @@ const FILL_EIGHTHS: usize = 4;
 
 /// Slots between two polls of the watch while the table grows or collects.
 const POLL_SLOTS: usize = 1 << 16;
-
-/// Why a store was not made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotStored {
-    /// Making room dropped proofs: a proof found before that is not stored.
-    ProofsDropped,
-}
 
 /// Counts for the statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,8 +135,8 @@ fn board_tag(bkey: u64) -> u32 {
 
 /// The tag of a position (without [`TAG_OTHERS`]).
 #[inline(always)]
-fn position_tag(bkey: u64, hand: Hand) -> u32 {
-    board_tag(bkey) | (scramble(bkey ^ hand.packed()) >> 49) as u32 & TAG_POSITION
+fn position_tag(key: Key) -> u32 {
+    board_tag(key.board) | (scramble(key.board ^ key.hand.packed()) >> 49) as u32 & TAG_POSITION
 }
 
 /// The tag of an entry as it stands.
@@ -150,7 +144,7 @@ fn position_tag(bkey: u64, hand: Hand) -> u32 {
 fn tag_of(e: &Entry) -> u32 {
     let others =
         (e.proof_len().is_some() && !e.p_exact()) || (e.disproof_bound().is_some() && !e.d_exact());
-    position_tag(e.bkey, e.hand()) | if others { TAG_OTHERS } else { 0 }
+    position_tag(e.key()) | if others { TAG_OTHERS } else { 0 }
 }
 
 /// A hash of a key unrelated to its home slot (SplitMix64's finaliser).
@@ -301,16 +295,16 @@ impl Table {
 
     /// The slot of a position's entry, if it has one.
     #[inline]
-    fn find(&self, bkey: u64, hand: Hand) -> Option<usize> {
+    fn find(&self, key: Key) -> Option<usize> {
         let cap = self.slots.len();
-        let want = position_tag(bkey, hand);
-        let mut i = home(bkey, cap);
+        let want = position_tag(key);
+        let mut i = home(key.board, cap);
         loop {
             let tag = self.tags[i];
             if tag == 0 {
                 return None;
             }
-            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
                 return Some(i);
             }
             i += 1;
@@ -342,13 +336,13 @@ impl Table {
     }
 
     /// The entry of a position, if it has one.
-    pub fn get(&self, bkey: u64, hand: Hand) -> Option<&Entry> {
-        self.find(bkey, hand).map(|i| &self.slots[i])
+    pub fn get(&self, key: Key) -> Option<&Entry> {
+        self.find(key).map(|i| &self.slots[i])
     }
 
     /// Has the position an entry?
-    pub fn known(&self, bkey: u64, hand: Hand) -> bool {
-        self.find(bkey, hand).is_some()
+    pub fn known(&self, key: Key) -> bool {
+        self.find(key).is_some()
     }
 
     /// A stored set: its bound, epoch and positions.
@@ -366,21 +360,15 @@ impl Table {
         (lp_b <= b && epoch >= floor && line.contains_all(rep)).then_some(lp_b)
     }
 
-    /// What the table knows of a position (board key, attacker hand) at bound `b`.
-    pub fn lookup(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        b: MateLen,
-        line: &Line,
-        anchors: &Anchors,
-    ) -> SearchResult {
+    /// What the table knows of a position at bound `b`.
+    pub fn lookup(&mut self, key: Key, b: MateLen, line: &Line, anchors: &Anchors) -> SearchResult {
+        let Key { board: bkey, hand } = key;
         let cap = self.slots.len();
         let floor = anchors.floor();
         let mut own: Option<usize> = None;
         let mut proof: Option<usize> = None;
         let mut disproof: Option<usize> = None;
-        let want = position_tag(bkey, hand);
+        let want = position_tag(key);
         let board = board_tag(bkey);
         let mut i = home(bkey, cap);
         self.lookups += 1;
@@ -391,7 +379,7 @@ impl Table {
                 break;
             }
             if tag & TAG_BOARD == board & TAG_BOARD {
-                if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+                if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
                     own = Some(i);
                 } else if tag & TAG_OTHERS != 0 && self.dominance {
                     let e = &self.slots[i];
@@ -500,14 +488,8 @@ impl Table {
     }
 
     /// The proven length of a position's own entry usable on this line, if any.
-    pub fn proof_length(
-        &self,
-        bkey: u64,
-        hand: Hand,
-        line: &Line,
-        anchors: &Anchors,
-    ) -> Option<MateLen> {
-        let e = &self.slots[self.find(bkey, hand)?];
+    pub fn proof_length(&self, key: Key, line: &Line, anchors: &Anchors) -> Option<MateLen> {
+        let e = &self.slots[self.find(key)?];
         let floor = anchors.floor();
         let own = e.proof_len().filter(|_| e.p_epoch >= floor);
         let on_line = self.line_proof_holds(e, MateLen::plies(i32::MAX - 1), line, floor);
@@ -520,8 +502,8 @@ impl Table {
     // --- stores -------------------------------------------------------------
 
     /// Makes room for one more entry and `words` words of sets: grows the
-    /// table or collects garbage.  `Err` if proofs were dropped.
-    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> Result<(), NotStored> {
+    /// table or collects garbage.  Returns whether proofs were dropped.
+    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> bool {
         let mut dropped = false;
         if self.count + 1 > self.slots.len() * FILL_EIGHTHS / 8 {
             if self.slots.len() < self.max_capacity {
@@ -538,31 +520,27 @@ impl Table {
         }
         if self.given_up {
             self.empty(anchors);
-            return Err(NotStored::ProofsDropped);
+            return true;
         }
-        if dropped {
-            Err(NotStored::ProofsDropped)
-        } else {
-            Ok(())
-        }
+        dropped
     }
 
     /// The slot of a position's entry, made if there is none (room made beforehand).
-    fn slot(&mut self, bkey: u64, hand: Hand, work: u64) -> usize {
+    fn slot(&mut self, key: Key, work: u64) -> usize {
         let cap = self.slots.len();
-        let want = position_tag(bkey, hand);
-        let mut i = home(bkey, cap);
+        let want = position_tag(key);
+        let mut i = home(key.board, cap);
         loop {
             let tag = self.tags[i];
             if tag == 0 {
-                let mut e = Entry::new(bkey, hand);
+                let mut e = Entry::new(key);
                 e.add_work(work);
                 self.slots[i] = e;
                 self.tags[i] = want;
                 self.count += 1;
                 return i;
             }
-            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
                 self.slots[i].add_work(work);
                 return i;
             }
@@ -573,110 +551,76 @@ impl Table {
         }
     }
 
-    /// Stores a proof within `length`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_proof(
+    /// Stores `result`, found by a search of `key` to bound `b`, resting on
+    /// the line positions `rests_on` (empty: it holds on any line); returns
+    /// it as a lookup here gives it (resting on its stored set, if any).
+    ///
+    /// A proof is not stored if proofs were dropped to make room for it (it
+    /// may pass through one of them); anything else holds whatever was
+    /// dropped.  A useless interposition is its parent's business: never
+    /// stored.
+    pub fn store(
         &mut self,
-        bkey: u64,
-        hand: Hand,
-        length: MateLen,
-        work: u64,
-        proof_hand: Hand,
-        exact: bool,
-        pa: bool,
-        anchors: &mut Anchors,
-    ) -> Result<(), NotStored> {
-        self.make_room(0, anchors)?;
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_proof(
-            length,
-            proof_hand,
-            exact,
-            pa,
-            anchors.epoch(),
-            anchors.floor(),
-        );
-        self.tags[i] = tag_of(&self.slots[i]);
-        Ok(())
-    }
-
-    /// Stores a proof within `length` that holds while every position of
-    /// `rep` is on the line; it replaces the entry's last such proof.  The
-    /// stored set is returned.
-    pub fn store_line_proof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        length: MateLen,
-        rep: &[u64],
-        work: u64,
-        anchors: &mut Anchors,
-    ) -> Result<SetRef, NotStored> {
-        self.make_room(rep.len(), anchors)?;
-        let i = self.slot(bkey, hand, work);
-        let r = self
-            .sets
-            .alloc(i as u32, length.get(), anchors.epoch(), rep)
-            .expect("room was made for the set");
-        self.slots[i].lp = r;
-        Ok(r)
-    }
-
-    /// Stores a disproof within `bound`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_disproof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        bound: MateLen,
-        work: u64,
-        disproof_hand: Hand,
-        exact: bool,
-        anchors: &mut Anchors,
-    ) {
-        // A disproof holds whatever was dropped to make room for it.
-        let _ = self.make_room(0, anchors);
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_disproof(bound, disproof_hand, exact);
-        self.tags[i] = tag_of(&self.slots[i]);
-    }
-
-    /// Stores a disproof within `b` that holds while every position of `rep`
-    /// is on the line; the stored set is returned.
-    pub fn store_rep_disproof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
+        key: Key,
         b: MateLen,
-        rep: &[u64],
+        result: SearchResult,
+        rests_on: &[u64],
         work: u64,
         anchors: &mut Anchors,
-    ) -> SetRef {
-        let _ = self.make_room(rep.len(), anchors);
-        let i = self.slot(bkey, hand, work);
-        let r = self
-            .sets
-            .alloc(i as u32, b.get(), 0, rep)
-            .expect("room was made for the set");
-        self.slots[i].rep = r;
-        r
+    ) -> SearchResult {
+        if self.make_room(rests_on.len(), anchors) && result.is_proven() {
+            return result;
+        }
+        let i = self.slot(key, work);
+        let e = &mut self.slots[i];
+        let stored = match result {
+            SearchResult::Unknown { pn, dn } => {
+                e.set_open(b, pn, dn);
+                return result;
+            }
+            SearchResult::Proven(p) if rests_on.is_empty() => {
+                e.set_proof(
+                    p.len,
+                    p.hand,
+                    p.exact,
+                    p.pa,
+                    anchors.epoch(),
+                    anchors.floor(),
+                );
+                result
+            }
+            SearchResult::Disproven(d) if rests_on.is_empty() => {
+                e.set_disproof(d.bound, d.hand, d.exact);
+                result
+            }
+            // A result that rests on the line replaces the entry's last such one.
+            SearchResult::Proven(p) => {
+                let r = self.keep_set(i, p.len, anchors.epoch(), rests_on);
+                self.slots[i].lp = r;
+                SearchResult::Proven(Proof {
+                    rep: Rep::Stored(r),
+                    ..p
+                })
+            }
+            SearchResult::Disproven(d) => {
+                let r = self.keep_set(i, d.bound, 0, rests_on);
+                self.slots[i].rep = r;
+                SearchResult::Disproven(Disproof {
+                    rep: Rep::Stored(r),
+                    ..d
+                })
+            }
+            SearchResult::Useless(_) => unreachable!("a useless interposition is not stored"),
+        };
+        self.tags[i] = tag_of(&self.slots[i]);
+        stored
     }
 
-    /// Stores the numbers of an open search to bound `b`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_open(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        b: MateLen,
-        pn: PnDn,
-        dn: PnDn,
-        work: u64,
-        anchors: &mut Anchors,
-    ) {
-        let _ = self.make_room(0, anchors);
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_open(b, pn, dn);
+    /// Stores the set of positions a result of the entry in slot `i` rests on.
+    fn keep_set(&mut self, i: usize, b: MateLen, epoch: u32, set: &[u64]) -> SetRef {
+        self.sets
+            .alloc(i as u32, b.get(), epoch, set)
+            .expect("room was made for the set")
     }
 
     // --- memory -----------------------------------------------------------
@@ -863,6 +807,29 @@ mod tests {
         MateLen::plies(n)
     }
 
+    fn key(board: u64, hand: Hand) -> Key {
+        Key { board, hand }
+    }
+
+    fn proven(len: MateLen, hand: Hand, exact: bool, pa: bool) -> SearchResult {
+        SearchResult::Proven(Proof {
+            len,
+            hand,
+            exact,
+            pa,
+            rep: Rep::None,
+        })
+    }
+
+    fn disproven(bound: MateLen, hand: Hand, exact: bool) -> SearchResult {
+        SearchResult::Disproven(Disproof {
+            bound,
+            hand,
+            exact,
+            rep: Rep::None,
+        })
+    }
+
     fn h(counts: &[u8]) -> Hand {
         Hand::from_counts(counts).unwrap()
     }
@@ -875,7 +842,7 @@ mod tests {
     fn an_unknown_position_starts_at_one_one() {
         let (mut t, line, anchors) = table();
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
             SearchResult::unknown(1, 1)
         );
     }
@@ -884,75 +851,109 @@ mod tests {
     fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
         let mine = h(&[1, 1]);
-        t.store_proof(5, mine, len(7), 10, h(&[1, 0]), false, false, &mut anchors)
-            .unwrap();
-        assert!(t.lookup(5, mine, len(7), &line, &anchors).is_proven());
-        assert!(t.lookup(5, mine, len(9), &line, &anchors).is_proven());
-        assert!(!t.lookup(5, mine, len(5), &line, &anchors).is_proven());
+        t.store(
+            key(5, mine),
+            len(7),
+            proven(len(7), h(&[1, 0]), false, false),
+            &[],
+            10,
+            &mut anchors,
+        );
+        assert!(t.lookup(key(5, mine), len(7), &line, &anchors).is_proven());
+        assert!(t.lookup(key(5, mine), len(9), &line, &anchors).is_proven());
+        assert!(!t.lookup(key(5, mine), len(5), &line, &anchors).is_proven());
         // Another hand on the board: at least the proof hand.
-        let more = t.lookup(5, h(&[2, 0]), len(9), &line, &anchors);
+        let more = t.lookup(key(5, h(&[2, 0])), len(9), &line, &anchors);
         assert!(matches!(more, SearchResult::Proven(p) if !p.exact));
-        assert!(!t.lookup(5, h(&[0, 3]), len(9), &line, &anchors).is_proven());
+        assert!(!t
+            .lookup(key(5, h(&[0, 3])), len(9), &line, &anchors)
+            .is_proven());
         // Another board: nothing.
-        assert!(!t.lookup(6, mine, len(9), &line, &anchors).is_proven());
+        assert!(!t.lookup(key(6, mine), len(9), &line, &anchors).is_proven());
         assert_eq!(t.stats().dominance_hits, 1);
     }
 
     #[test]
     fn an_exact_proof_serves_its_own_hand_only() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(
-            5,
-            h(&[1]),
+        t.store(
+            key(5, h(&[1])),
             len(3),
+            proven(len(3), Hand::EMPTY, true, false),
+            &[],
             1,
-            Hand::EMPTY,
-            true,
-            false,
             &mut anchors,
-        )
-        .unwrap();
-        assert!(t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
-        assert!(!t.lookup(5, h(&[2]), len(3), &line, &anchors).is_proven());
+        );
+        assert!(t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(!t
+            .lookup(key(5, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
     }
 
     #[test]
     fn a_disproof_holds_for_smaller_bounds_and_fewer_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
-        t.store_disproof(5, h(&[1, 1]), len(9), 3, h(&[1, 2]), false, &mut anchors);
+        t.store(
+            key(5, h(&[1, 1])),
+            len(9),
+            disproven(len(9), h(&[1, 2]), false),
+            &[],
+            3,
+            &mut anchors,
+        );
         assert!(t
-            .lookup(5, h(&[1, 1]), len(9), &line, &anchors)
+            .lookup(key(5, h(&[1, 1])), len(9), &line, &anchors)
             .is_disproven());
         assert!(t
-            .lookup(5, h(&[1, 1]), len(3), &line, &anchors)
+            .lookup(key(5, h(&[1, 1])), len(3), &line, &anchors)
             .is_disproven());
-        assert!(!t.lookup(5, h(&[1, 1]), len(11), &line, &anchors).is_final());
+        assert!(!t
+            .lookup(key(5, h(&[1, 1])), len(11), &line, &anchors)
+            .is_final());
         assert!(t
-            .lookup(5, h(&[0, 2]), len(9), &line, &anchors)
+            .lookup(key(5, h(&[0, 2])), len(9), &line, &anchors)
             .is_disproven());
-        assert!(!t.lookup(5, h(&[2, 0]), len(9), &line, &anchors).is_final());
+        assert!(!t
+            .lookup(key(5, h(&[2, 0])), len(9), &line, &anchors)
+            .is_final());
     }
 
     #[test]
     fn numbers_come_from_the_same_or_a_smaller_bound() {
         let (mut t, line, mut anchors) = table();
-        t.store_open(5, Hand::EMPTY, len(7), 3, 8, 1, &mut anchors);
+        t.store(
+            key(5, Hand::EMPTY),
+            len(7),
+            SearchResult::unknown(3, 8),
+            &[],
+            1,
+            &mut anchors,
+        );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, len(7), &line, &anchors),
+            t.lookup(key(5, Hand::EMPTY), len(7), &line, &anchors),
             SearchResult::unknown(3, 8)
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
             SearchResult::unknown(3, 8)
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, len(5), &line, &anchors),
+            t.lookup(key(5, Hand::EMPTY), len(5), &line, &anchors),
             SearchResult::unknown(1, 1)
         );
         // Not mated within a smaller bound: looks harder to prove.
-        t.store_disproof(5, Hand::EMPTY, len(7), 1, Hand::EMPTY, true, &mut anchors);
+        t.store(
+            key(5, Hand::EMPTY),
+            len(7),
+            disproven(len(7), Hand::EMPTY, true),
+            &[],
+            1,
+            &mut anchors,
+        );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, len(9), &line, &anchors),
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
             SearchResult::unknown(DISPROVEN_BELOW_PN, 1)
         );
     }
@@ -962,56 +963,103 @@ mod tests {
         let (mut t, mut line, mut anchors) = table();
         line.push(100);
         line.push(200);
-        let r = t.store_rep_disproof(5, Hand::EMPTY, len(9), &[100, 200], 1, &mut anchors);
-        let v = t.lookup(5, Hand::EMPTY, len(9), &line, &anchors);
+        let r = t.store(
+            key(5, Hand::EMPTY),
+            len(9),
+            disproven(len(9), Hand::EMPTY, true),
+            &[100, 200],
+            1,
+            &mut anchors,
+        );
+        let v = t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors);
         assert_eq!(
             v,
             SearchResult::Disproven(Disproof {
                 bound: len(9),
                 hand: Hand::EMPTY,
                 exact: true,
-                rep: Rep::Stored(r)
+                rep: r.rep()
             })
         );
+        assert!(matches!(r.rep(), Rep::Stored(_)));
         line.pop();
-        assert!(!t.lookup(5, Hand::EMPTY, len(9), &line, &anchors).is_final());
+        assert!(!t
+            .lookup(key(5, Hand::EMPTY), len(9), &line, &anchors)
+            .is_final());
         line.push(200);
-        let lp = t
-            .store_line_proof(6, Hand::EMPTY, len(5), &[200], 1, &mut anchors)
-            .unwrap();
-        assert_eq!(
-            t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).rep(),
-            Rep::Stored(lp)
+        let lp = t.store(
+            key(6, Hand::EMPTY),
+            len(5),
+            proven(len(5), Hand::EMPTY, true, true),
+            &[200],
+            1,
+            &mut anchors,
         );
         assert_eq!(
-            t.proof_length(6, Hand::EMPTY, &line, &anchors),
+            t.lookup(key(6, Hand::EMPTY), len(7), &line, &anchors).rep(),
+            lp.rep()
+        );
+        assert_eq!(
+            t.proof_length(key(6, Hand::EMPTY), &line, &anchors),
             Some(len(5))
         );
         line.pop();
-        assert!(!t.lookup(6, Hand::EMPTY, len(7), &line, &anchors).is_final());
-        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), None);
+        assert!(!t
+            .lookup(key(6, Hand::EMPTY), len(7), &line, &anchors)
+            .is_final());
+        assert_eq!(t.proof_length(key(6, Hand::EMPTY), &line, &anchors), None);
     }
 
     #[test]
     fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), len(3), 1, h(&[1]), false, false, &mut anchors)
-            .unwrap();
+        t.store(
+            key(5, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, false),
+            &[],
+            1,
+            &mut anchors,
+        );
         anchors.push(77, Some(8), false);
-        assert!(!t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
+        assert!(!t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
         anchors.pop();
-        assert!(t.lookup(5, h(&[1]), len(3), &line, &anchors).is_proven());
+        assert!(t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
         // Found under the anchor: used for other hands only if clear of anchor boards.
         anchors.push(77, Some(8), false);
-        t.store_proof(6, h(&[1]), len(3), 1, h(&[1]), false, true, &mut anchors)
-            .unwrap();
-        t.store_proof(7, h(&[1]), len(3), 1, h(&[1]), false, false, &mut anchors)
-            .unwrap();
-        assert!(!t.lookup(6, h(&[2]), len(3), &line, &anchors).is_proven());
-        assert!(t.lookup(6, h(&[1]), len(3), &line, &anchors).is_proven());
-        assert!(t.lookup(7, h(&[2]), len(3), &line, &anchors).is_proven());
+        t.store(
+            key(6, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, true),
+            &[],
+            1,
+            &mut anchors,
+        );
+        t.store(
+            key(7, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, false),
+            &[],
+            1,
+            &mut anchors,
+        );
+        assert!(!t
+            .lookup(key(6, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(t
+            .lookup(key(6, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(t
+            .lookup(key(7, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
         anchors.pop();
-        assert!(t.lookup(6, h(&[2]), len(3), &line, &anchors).is_proven());
+        assert!(t
+            .lookup(key(6, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
     }
 
     #[test]
@@ -1052,13 +1100,12 @@ mod tests {
         assert_eq!(t.stats().max_capacity, MIN_ENTRIES);
         let n = MIN_ENTRIES as u64 * 2;
         for k in 0..n {
-            t.store_disproof(
-                k * 7919,
-                Hand::EMPTY,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
                 len(5),
+                disproven(len(5), any_hand(), false),
+                &[],
                 k,
-                any_hand(),
-                false,
                 &mut anchors,
             );
         }
@@ -1066,15 +1113,17 @@ mod tests {
         assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
         // The last entries stored (the most work) are there; the first are gone.
         assert!(t
-            .lookup((n - 1) * 7919, Hand::EMPTY, len(5), &line, &anchors)
+            .lookup(key((n - 1) * 7919, Hand::EMPTY), len(5), &line, &anchors)
             .is_disproven());
         assert!(!t
-            .lookup(7919, Hand::EMPTY, len(5), &line, &anchors)
+            .lookup(key(7919, Hand::EMPTY), len(5), &line, &anchors)
             .is_final());
         // No proof was dropped: the epoch did not move.
         assert_eq!(anchors.floor(), 0);
         // Every entry left is still found.
-        let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
+        let found = (0..n)
+            .filter(|k| t.known(key(k * 7919, Hand::EMPTY)))
+            .count();
         assert_eq!(found, t.len());
     }
 
@@ -1089,35 +1138,32 @@ mod tests {
         t.set_watch(monitor.watch());
         let mut k = 0u64;
         while t.stats().capacity < 2 * POLL_SLOTS {
-            t.store_disproof(
-                k * 7919,
-                Hand::EMPTY,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
                 len(5),
+                disproven(len(5), any_hand(), false),
+                &[],
                 k,
-                any_hand(),
-                false,
                 &mut anchors,
             );
             k += 1;
         }
         let (capacity, generation) = (t.stats().capacity, t.generation());
-        assert!(t.known(0, Hand::EMPTY));
+        assert!(t.known(key(0, Hand::EMPTY)));
         monitor.cancel_flag().store(true, Ordering::Relaxed);
         while t.stats().capacity == capacity && !t.is_empty() {
-            let r = t.store_proof(
-                k * 7919,
-                Hand::EMPTY,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
                 len(3),
+                proven(len(3), Hand::EMPTY, false, false),
+                &[],
                 k,
-                Hand::EMPTY,
-                false,
-                false,
                 &mut anchors,
             );
-            k += 1;
-            if r.is_err() {
-                break;
+            if !t.known(key(k * 7919, Hand::EMPTY)) {
+                break; // not stored
             }
+            k += 1;
         }
         // The growth was given up: the table is empty and starts again, and
         // the proofs of before are distrusted.
@@ -1125,10 +1171,17 @@ mod tests {
         assert!(t.stats().capacity < capacity);
         assert!(t.generation() > generation);
         assert!(anchors.floor() > 0);
-        assert!(!t.known(0, Hand::EMPTY));
-        t.store_disproof(1, Hand::EMPTY, len(5), 1, any_hand(), false, &mut anchors);
+        assert!(!t.known(key(0, Hand::EMPTY)));
+        t.store(
+            key(1, Hand::EMPTY),
+            len(5),
+            disproven(len(5), any_hand(), false),
+            &[],
+            1,
+            &mut anchors,
+        );
         assert!(t
-            .lookup(1, Hand::EMPTY, len(5), &line, &anchors)
+            .lookup(key(1, Hand::EMPTY), len(5), &line, &anchors)
             .is_disproven());
     }
 
@@ -1145,13 +1198,12 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let before = t.stats().gc_runs;
-            t.store_disproof(
-                x >> 2,
-                Hand::EMPTY,
+            t.store(
+                key(x >> 2, Hand::EMPTY),
                 len(5),
+                disproven(len(5), Hand::EMPTY, false),
+                &[],
                 k % 1000,
-                Hand::EMPTY,
-                false,
                 &mut anchors,
             );
             if t.stats().gc_runs == before {
@@ -1186,37 +1238,31 @@ mod tests {
         let (line, mut anchors) = (Line::new(), Anchors::new());
         let mut refused = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            if t.store_proof(
-                k * 7919,
-                Hand::EMPTY,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
                 len(5),
+                proven(len(5), Hand::EMPTY, true, false),
+                &[],
                 1,
-                Hand::EMPTY,
-                true,
-                false,
                 &mut anchors,
-            )
-            .is_err()
-            {
-                refused += 1;
-            }
+            );
+            refused += !t.known(key(k * 7919, Hand::EMPTY)) as u32;
         }
         assert!(refused > 0 && anchors.floor() > 0);
         // Proofs kept from before the last collection are no longer used; later ones are.
         let kept_old = (0..MIN_ENTRIES as u64)
-            .filter(|k| t.known(k * 7919, Hand::EMPTY))
+            .filter(|k| t.known(key(k * 7919, Hand::EMPTY)))
             .count();
         let used_old = (0..MIN_ENTRIES as u64)
             .filter(|k| {
-                t.lookup(k * 7919, Hand::EMPTY, len(5), &line, &anchors)
+                t.lookup(key(k * 7919, Hand::EMPTY), len(5), &line, &anchors)
                     .is_proven()
             })
             .count();
         assert!(kept_old > 0 && used_old == 0, "{kept_old} {used_old}");
         assert!(t
             .lookup(
-                (MIN_ENTRIES as u64 * 2 - 1) * 7919,
-                Hand::EMPTY,
+                key((MIN_ENTRIES as u64 * 2 - 1) * 7919, Hand::EMPTY),
                 len(5),
                 &line,
                 &anchors
@@ -1232,13 +1278,20 @@ mod tests {
         line.push(2);
         let mut kept = vec![];
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, len(5), &[1, 2], k, &mut anchors);
+            let r = t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(5),
+                disproven(len(5), Hand::EMPTY, true),
+                &[1, 2],
+                k,
+                &mut anchors,
+            );
             kept.push(r);
         }
         assert!(t.stats().gc_runs > 0);
         let mut resting = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let v = t.lookup(k * 7919, Hand::EMPTY, len(5), &line, &anchors);
+            let v = t.lookup(key(k * 7919, Hand::EMPTY), len(5), &line, &anchors);
             if let Rep::Stored(r) = v.rep() {
                 assert_eq!(t.set(r).2, &[1, 2]);
                 resting += 1;
