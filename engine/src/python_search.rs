@@ -19,9 +19,9 @@ use pyo3::types::PyDict;
 
 use super::{tsume_error, PyPosition, PyTables};
 use crate::moves::Move;
-use crate::search::engine::{Halt, Limits, Search};
+use crate::search::engine::{Limits, Search};
 use crate::search::mate_len::MateLen;
-use crate::search::monitor::{Hooks, Stop};
+use crate::search::monitor::{Halt, Hooks, Stop};
 use crate::search::options::Options;
 
 /// What the hooks share with the binding: whether to look at Python's
@@ -467,9 +467,7 @@ impl PySearch {
     fn walk(&self, py: Python<'_>, r#move: u64, exact: bool) -> PyResult<()> {
         let m = self.move_arg(py, r#move)?;
         let legal = self.run(py, |s| {
-            let mut list = crate::moves::MoveList::new();
-            s.pos.legal_moves(Some(false), &mut list);
-            let ok = list.contains(m);
+            let ok = s.is_legal(m);
             if ok {
                 s.walk(m, exact);
             }
@@ -573,7 +571,7 @@ impl PySearch {
     /// What the table's entries hold: `(proofs, disproofs at any length,
     /// disproofs within a bound, open)` (a diagnostic: it reads every entry).
     fn table_census(&self, py: Python<'_>) -> (usize, usize, usize, usize) {
-        let [a, b, c, d] = self.read(py, |s| s.table.census());
+        let [a, b, c, d] = self.read(py, |s| s.table_census());
         (a, b, c, d)
     }
 

@@ -1,31 +1,202 @@
-//! The node search (df-pn's MID): expand the current position and search its
-//! best child until the node's thresholds are reached, then store what was
-//! found.
+//! The df-pn search with a length bound: is the current position mated
+//! within `b` plies?  (docs/solver.md, "df-pn with a length bound")
 //!
-//! A node's children are looked up once and again only after they were
-//! searched: children only get stronger in the table (a proof stays a proof,
-//! and a repetition disproof rests on this unchanging line), except when a
-//! garbage collection moved the table, after which they are all looked up
-//! again.  What a won or lost node stores, and for which hands, is in
-//! [`Search::won`] and [`Search::lost`].
+//! [`Dfpn`] owns what the search walks with: the position (it moves as the
+//! search does), the table, the line, the anchors, the monitor and the
+//! options, and a [`Judge`] of the useless-interposition convention, which
+//! it asks about every child that interposes against a ride check and that
+//! the table disproves (the judge searches with this same `Dfpn`).
+//!
+//! The node search (MID) expands the current position and searches its best
+//! child until the node's thresholds are reached, then stores what was
+//! found.  A node's children are looked up once and again only after they
+//! were searched: children only get stronger in the table (a proof stays a
+//! proof, and a repetition disproof rests on this unchanging line), except
+//! when a garbage collection moved the table, after which they are all
+//! looked up again.  What a won or lost node stores, and for which hands,
+//! is in [`Dfpn::won`] and [`Dfpn::lost`].
 
+use crate::colour::Colour;
 use crate::hand::Hand;
-use crate::search::engine::Search;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::anchors::Anchors;
 use crate::search::expansion::{pn_dn, Child, Expansion};
 use crate::search::hands::{
     any_hand, disproof_before_attack, keep_kinds_defender_lacks, max, min, pin_drop_checks,
     proof_before_attack,
 };
 use crate::search::key::Key;
+use crate::search::line::Line;
 use crate::search::mate_len::MateLen;
-use crate::search::monitor::Stop;
+use crate::search::monitor::{Monitor, Stop};
 use crate::search::numbers::{PnDn, INF_PN};
+use crate::search::options::Options;
 use crate::search::result::{Disproof, Proof, Rep, SearchResult};
+use crate::search::table::Table;
 
-impl Search {
+/// The useless-interposition convention as the search asks it.
+pub trait Judge: Sized {
+    /// Revalues `kid`, a child of the current node (searched to `b`, a real
+    /// bound) that interposes against the checker on `kid.checker` and that
+    /// the table disproves within `b - 1`.
+    fn judge(d: &mut Dfpn<Self>, kid: &mut Child, b: MateLen) -> Result<(), Stop>;
+}
+
+/// The result of a position on the line: a repetition fails for the attacker.
+fn repetition(h: u64) -> SearchResult {
+    SearchResult::Disproven(Disproof {
+        bound: MateLen::INFINITE,
+        hand: any_hand(),
+        exact: true,
+        rep: Rep::One(h),
+    })
+}
+
+/// A df-pn search, its judge of interpositions `J`.
+pub struct Dfpn<J> {
+    pos: Position,
+    attacker: Colour,
+    table: Table,
+    line: Line,
+    anchors: Anchors,
+    monitor: Monitor,
+    options: Options,
+    judge: J,
+    // Boxed: taking one from the pool moves a pointer, not 850 bytes.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<Expansion>>,
+    scratch: Vec<u64>,
+}
+
+impl<J: Judge> Dfpn<J> {
+    /// A search of `pos`, the side to move attacking.
+    pub fn new(pos: &Position, table: Table, monitor: Monitor, options: Options, judge: J) -> Self {
+        Dfpn {
+            pos: pos.copy(),
+            attacker: pos.turn(),
+            table,
+            line: Line::new(),
+            anchors: Anchors::new(),
+            monitor,
+            options,
+            judge,
+            pool: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    #[inline(always)]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The current position, to walk: whoever makes a move takes it back.
+    #[inline(always)]
+    pub fn position_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
+    /// The attacker.
+    #[inline(always)]
+    pub fn attacker(&self) -> Colour {
+        self.attacker
+    }
+
+    /// Is the side to move the attacker?
+    #[inline(always)]
+    pub fn or_node(&self) -> bool {
+        self.pos.turn() == self.attacker
+    }
+
+    /// The attacker's hand here.
+    #[inline(always)]
+    pub fn attacker_hand(&self) -> Hand {
+        self.pos.hand(self.attacker)
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The positions on the line.
+    pub fn line(&self) -> &Line {
+        &self.line
+    }
+
+    /// The anchors.
+    pub fn anchors(&self) -> &Anchors {
+        &self.anchors
+    }
+
+    /// The anchors, to open an epoch of the caller's.
+    pub fn anchors_mut(&mut self) -> &mut Anchors {
+        &mut self.anchors
+    }
+
+    /// The monitor.
+    pub fn monitor(&self) -> &Monitor {
+        &self.monitor
+    }
+
+    /// The monitor, for budgets and hooks.
+    pub fn monitor_mut(&mut self) -> &mut Monitor {
+        &mut self.monitor
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The judge of interpositions.
+    pub fn judge(&self) -> &J {
+        &self.judge
+    }
+
+    /// The judge of interpositions, for its caches.
+    pub fn judge_mut(&mut self) -> &mut J {
+        &mut self.judge
+    }
+
+    /// Puts the current position on the line as an anchor (`exact`: its value
+    /// on this line is known, see [`crate::search::anchors`]).
+    pub fn anchor(&mut self, exact: bool) {
+        let h = self.pos.hash();
+        self.line.push(h);
+        self.anchors.push(h, Some(self.pos.board_key()), exact);
+    }
+
+    /// Takes the innermost anchor off the line.
+    pub fn release(&mut self) {
+        self.anchors.pop();
+        self.line.pop();
+    }
+
+    /// What the table knows of the current position at bound `b` (a position
+    /// on the line is a repetition: it fails for the attacker).
+    pub fn probe(&mut self, b: MateLen) -> SearchResult {
+        let h = self.pos.hash();
+        if self.line.contains(h) {
+            return repetition(h);
+        }
+        let key = self.key();
+        self.table.lookup(key, b, &self.line, &self.anchors)
+    }
+
+    /// The proven length of the current position's own entry if usable
+    /// here and within `b`, else `b`.
+    pub fn proof_len_within(&self, b: MateLen) -> MateLen {
+        self.table
+            .proof_length(self.key(), &self.line, &self.anchors)
+            .map_or(b, |l| l.min(b))
+    }
+
     /// Is the current position mated within `b` plies?  The search runs
     /// until the table can say; returns the result it says.
-    pub(crate) fn solve(&mut self, b: MateLen) -> Result<SearchResult, Stop> {
+    pub fn solve(&mut self, b: MateLen) -> Result<SearchResult, Stop> {
         loop {
             let v = self.probe(b);
             if v.is_final() {
@@ -35,19 +206,78 @@ impl Search {
         }
     }
 
-    /// [`Search::solve`] as (mated, the answer rests on the line).
-    pub(crate) fn nested(&mut self, b: MateLen) -> Result<(bool, bool), Stop> {
+    /// [`Dfpn::solve`] as (mated, the answer rests on the line).
+    pub fn mated(&mut self, b: MateLen) -> Result<(bool, bool), Stop> {
         let v = self.solve(b)?;
         Ok((v.is_proven(), v.rep().is_some()))
     }
 
+    /// The current position's key.
+    fn key(&self) -> Key {
+        Key::of(&self.pos, self.attacker_hand())
+    }
+
+    /// The result of a child of the current node searched to bound `b`: from
+    /// the line (a repetition), the table, and the judge of interpositions.
+    fn value_child(&mut self, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
+        if self.line.contains(kid.h) {
+            kid.v = repetition(kid.h);
+            return Ok(());
+        }
+        kid.v = self.table.lookup(kid.key, b - 1, &self.line, &self.anchors);
+        self.judged(kid, b)?;
+        if self.options.heuristic_init
+            && kid.v == SearchResult::unknown(1, 1)
+            && !self.table.known(kid.key)
+        {
+            kid.v = SearchResult::unknown(kid.init.0, kid.init.1);
+        }
+        Ok(())
+    }
+
+    /// Adds the positions a result rests on to `self.scratch`.
+    fn gather(&mut self, rep: Rep) {
+        match rep {
+            Rep::None => {}
+            Rep::One(h) => self.scratch.push(h),
+            Rep::Line(n) => self.scratch.extend_from_slice(self.line.prefix(n as usize)),
+            Rep::Stored(r) => {
+                let (_, _, set) = self.table.set(r);
+                self.scratch.extend_from_slice(set);
+            }
+        }
+    }
+
+    /// `self.scratch` as a set without `h`.
+    fn scratch_without(&mut self, h: u64) {
+        self.scratch.retain(|&x| x != h);
+        self.scratch.sort_unstable();
+        self.scratch.dedup();
+    }
+
+    /// Takes an expansion from the pool.
+    fn take_expansion(&mut self) -> Box<Expansion> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    /// Gives an expansion back to the pool.
+    fn give_expansion(&mut self, e: Box<Expansion>) {
+        self.pool.push(e);
+    }
+
+    /// Asks the judge about a child that interposes, if the table disproves it.
+    fn judged(&mut self, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
+        // A disproof without a real bound means no mate at all, which a
+        // useless interposition needs; judging only real bounds also keeps
+        // unbounded searches from nesting unbounded tests.
+        if kid.checker != 0 && kid.v.is_disproven() && b.is_bounded() {
+            J::judge(self, kid, b)?;
+        }
+        Ok(())
+    }
+
     /// Searches the current position to bound `b` until its numbers reach a threshold.
-    pub(crate) fn mid(
-        &mut self,
-        b: MateLen,
-        th_pn: PnDn,
-        th_dn: PnDn,
-    ) -> Result<SearchResult, Stop> {
+    fn mid(&mut self, b: MateLen, th_pn: PnDn, th_dn: PnDn) -> Result<SearchResult, Stop> {
         // Checked before the node is counted: a stopped search counts no more.
         self.monitor.visit()?;
         if self.monitor.progress_due {
@@ -184,7 +414,7 @@ impl Search {
             } else {
                 let mut kid = exp.kids[best];
                 kid.v = v;
-                self.judge_interposition(&mut kid, b)?;
+                self.judged(&mut kid, b)?;
                 exp.kids[best] = kid;
                 if exp.generation != self.table.generation() {
                     self.value_children(exp, b)?;
@@ -387,11 +617,6 @@ impl Search {
         self.store(b, SearchResult::Proven(proof), work)
     }
 
-    /// The current position's key.
-    fn key(&self) -> Key {
-        Key::of(&self.pos, self.attacker_hand())
-    }
-
     /// Stores the current node's result of a search to `b`, holding on any
     /// line, and returns it.
     fn store(&mut self, b: MateLen, result: SearchResult, work: u64) -> SearchResult {
@@ -459,7 +684,7 @@ impl Search {
     /// hand; without one, the defence is safe from the stalemate rule only
     /// when it checks (or the rule is off), and from the drop-mate ban only
     /// when it does not check or is not a drop (or drops may mate).
-    pub(crate) fn legal_for_any_hands(&mut self, m: crate::moves::Move) -> bool {
+    fn legal_for_any_hands(&mut self, m: Move) -> bool {
         let drop_mate = self.pos.tables().drop_mate;
         let stalemate_illegal = self.pos.tables().stalemate_illegal;
         self.pos.push(m);
@@ -486,164 +711,5 @@ fn disproof(kid: &Child) -> Disproof {
     match kid.v {
         SearchResult::Disproven(d) => d,
         _ => unreachable!("the child is disproven"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::moves::{Move, MoveList};
-    use crate::position::Position;
-    use crate::search::engine::Limits;
-    use crate::search::options::Options;
-    use crate::search::testing::tsume_as_given;
-    use crate::variant::builtin;
-
-    fn find(pos: &mut Position, text: &str) -> Move {
-        let mut l = MoveList::new();
-        pos.legal_moves(Some(false), &mut l);
-        *l.iter()
-            .find(|&&m| pos.move_string(m).eq_ignore_ascii_case(text))
-            .unwrap()
-    }
-
-    fn search_at(pos: &Position) -> Search {
-        Search::new(pos, Limits::default(), Options::default()).unwrap()
-    }
-
-    #[test]
-    fn a_defence_is_legal_for_any_hands_only_with_a_board_answer() {
-        // White attacks; Black's 6-4 leaves it, not in check, with the pawn in
-        // hand and, after p*20 only, a pawn move: with no pawn in hand the
-        // first would stalemate White, and 6-4 would be illegal.
-        for (drop, legal) in [("p*31", false), ("p*20", true)] {
-            let mut s = search_at(&tsume_as_given("ito", "k4TG17K6 w 2p 1"));
-            let m = find(&mut s.pos, drop);
-            s.pos.push(m);
-            let d = find(&mut s.pos, "6-4");
-            assert_eq!(s.legal_for_any_hands(d), legal, "{drop}");
-        }
-    }
-
-    #[test]
-    fn a_checking_defence_is_legal_for_any_hands_unless_it_is_a_banned_drop_mate() {
-        // White attacks, its k on 1 boxed in (Black's T on 4 covers 2, the G
-        // on 7 covers 3).  Black's P*2 checks it and White has nothing but
-        // drops: a drop mate, which only a ban makes illegal.
-        for (ban, legal) in [(false, true), (true, false)] {
-            let mut variant = builtin("ito");
-            variant.drop_mate = !ban;
-            let mut s = search_at(&Position::from_fen(&variant, "k2T2G17K6 w phP 1").unwrap());
-            let m = find(&mut s.pos, "p*31");
-            s.pos.push(m);
-            // (Found as a drop of the pawn face onto 2, legal or not under the ban.)
-            let d = Move::drop(
-                s.pos
-                    .tables()
-                    .face_kind
-                    .iter()
-                    .position(|&k| k == 1)
-                    .unwrap() as u8,
-                2,
-            );
-            assert!(s.pos.gives_check(d));
-            assert_eq!(s.legal_for_any_hands(d), legal, "ban {ban}");
-        }
-    }
-
-    #[test]
-    fn a_defender_nodes_disproof_serves_a_smaller_attacker_hand() {
-        // Two pawns against a lone king do not mate.  The defender node after
-        // P*11 is disproved by a defence that leaves Black's king its moves,
-        // so the disproof holds with fewer pawns in Black's hand too.
-        let mut s = search_at(&tsume_as_given("ito", "9k20K b 2P 1"));
-        let m = find(&mut s.pos, "P*11");
-        s.pos.push(m);
-        assert!(!s.mate(MateLen::INFINITE).unwrap());
-        let bkey = s.pos.board_key();
-        let hand = s.attacker_hand();
-        let e = s.table.get(Key { board: bkey, hand }).unwrap();
-        assert!(e.disproof_bound().is_some() && !e.d_exact());
-        let v = s.table.lookup(
-            Key {
-                board: bkey,
-                hand: Hand::EMPTY,
-            },
-            MateLen::INFINITE,
-            &s.line,
-            &s.anchors,
-        ); // no pawn left
-        assert!(v.is_disproven());
-    }
-
-    #[test]
-    fn a_proof_is_flagged_when_its_tree_meets_an_anchor_board() {
-        // The flag is carried from the mated position up through every
-        // defence and every mating move to the root.
-        let five = crate::search::testing::tsume("ito", "H1kf1P1c2K20 b PHG 1");
-        let mut mated = search_at(&five);
-        assert!(mated.mate(MateLen::INFINITE).unwrap());
-        let (_, line) = mated.main_line(MateLen::INFINITE).unwrap();
-        let mut end = five.copy();
-        for &m in &line {
-            end.push(m);
-        }
-        for on_the_mate in [false, true] {
-            let mut s = search_at(&five);
-            s.anchors
-                .push_board(if on_the_mate { end.board_key() } else { 12345 });
-            assert!(s.mate(MateLen::INFINITE).unwrap());
-            let e = s.table.get(s.key()).unwrap();
-            assert!(e.proof_len().is_some());
-            assert_eq!(e.pa(), on_the_mate);
-        }
-    }
-
-    /// Every first move of a 9-ply problem valued with the root anchored,
-    /// as the verifier and `solve --all-first-moves` do: within 9 plies if
-    /// `bounded`, else whether it mates at all.
-    fn first_moves(dominance: bool, bounded: bool) -> (Vec<(Move, bool, Option<MateLen>)>, Search) {
-        let nine = crate::search::testing::tsume("ito", "7H1+F2k18 b TCG 1");
-        let options = Options {
-            hand_dominance: dominance,
-            ..Options::default()
-        };
-        let mut s = Search::new(&nine, Limits::default(), options).unwrap();
-        s.anchor(false);
-        let mut list = MoveList::new();
-        s.pos.checks(&mut list);
-        let mut checks: Vec<Move> = list.iter().copied().collect();
-        checks.sort_unstable();
-        let mut out = vec![];
-        for m in checks {
-            s.pos.push(m);
-            if bounded {
-                out.push((m, false, s.value(MateLen::plies(9), false).unwrap()));
-            } else {
-                out.push((m, s.mate(MateLen::INFINITE).unwrap(), None));
-            }
-            s.pos.pop();
-        }
-        (out, s)
-    }
-
-    #[test]
-    fn anchored_searches_reuse_proofs_for_other_hands_and_keep_every_answer() {
-        for bounded in [true, false] {
-            let (values, s) = first_moves(true, bounded);
-            let (plain, _) = first_moves(false, bounded);
-            assert_eq!(values, plain);
-            // Proofs found for other hands served these searches under the anchor...
-            let reusable: Vec<_> = s
-                .table
-                .entries()
-                .filter(|e| e.proof_len().is_some() && !e.p_exact())
-                .collect();
-            assert!(s.table.stats().dominance_hits > 0 && reusable.iter().any(|e| !e.pa()));
-            if !bounded {
-                // ... and the unbounded ones met the root's board in some trees.
-                assert!(reusable.iter().any(|e| e.pa()));
-            }
-        }
     }
 }
