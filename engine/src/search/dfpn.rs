@@ -713,3 +713,155 @@ fn disproof(kid: &Child) -> Disproof {
         _ => unreachable!("the child is disproven"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::MoveList;
+    use crate::search::testing::{tsume, tsume_as_given};
+    use crate::variant::builtin;
+
+    /// A judge that counts every interposition and records what it was asked.
+    #[derive(Default)]
+    struct Counts(Vec<(Move, MateLen)>);
+
+    impl Judge for Counts {
+        fn judge(d: &mut Dfpn<Self>, kid: &mut Child, b: MateLen) -> Result<(), Stop> {
+            assert!(kid.checker != 0 && kid.v.is_disproven() && b.is_bounded());
+            d.judge.0.push((kid.m, b));
+            Ok(())
+        }
+    }
+
+    fn dfpn(pos: &Position) -> Dfpn<Counts> {
+        let table = Table::new(1 << 22, true);
+        let monitor = Monitor::new(None, None);
+        Dfpn::new(pos, table, monitor, Options::default(), Counts::default())
+    }
+
+    fn find(pos: &mut Position, text: &str) -> Move {
+        let mut l = MoveList::new();
+        pos.legal_moves(Some(false), &mut l);
+        *l.iter()
+            .find(|&&m| pos.move_string(m).eq_ignore_ascii_case(text))
+            .unwrap()
+    }
+
+    #[test]
+    fn mates_are_proven_with_their_length_and_the_rest_disproven() {
+        let mut d = dfpn(&tsume("ito", "H1kf1P1c2K20 b PHG 1"));
+        assert!(!d.mated(MateLen::plies(3)).unwrap().0);
+        match d.solve(MateLen::plies(5)).unwrap() {
+            SearchResult::Proven(p) => assert_eq!(p.len, MateLen::plies(5)),
+            r => panic!("{r:?}"),
+        }
+        assert_eq!(d.proof_len_within(MateLen::INFINITE), MateLen::plies(5));
+        // A lone gold does not mate: no mate at any length.
+        let mut d = dfpn(&tsume("ito", "k30 b G"));
+        match d.solve(MateLen::INFINITE).unwrap() {
+            SearchResult::Disproven(x) => assert!(!x.bound.is_bounded() && !x.rep.is_some()),
+            r => panic!("{r:?}"),
+        }
+        assert_eq!(d.proof_len_within(MateLen::INFINITE), MateLen::INFINITE);
+    }
+
+    #[test]
+    fn an_attacker_node_without_plies_left_is_disproven_at_once() {
+        let mut d = dfpn(&tsume("ito", "H1kf1P1c2K20 b PHG 1"));
+        assert!(!d.mated(MateLen::ZERO).unwrap().0);
+        assert_eq!(d.monitor().nodes(), 1);
+        // Stored: asked again, it takes no node.
+        assert!(d.probe(MateLen::ZERO).is_disproven());
+    }
+
+    #[test]
+    fn a_position_on_the_line_is_a_repetition() {
+        let mut d = dfpn(&tsume("ito", "H1kf1P1c2K20 b PHG 1"));
+        let h = d.position().hash();
+        d.anchor(false);
+        match d.probe(MateLen::INFINITE) {
+            SearchResult::Disproven(x) => assert_eq!(x.rep, Rep::One(h)),
+            r => panic!("{r:?}"),
+        }
+        d.release();
+        assert!(!d.probe(MateLen::INFINITE).is_final());
+    }
+
+    #[test]
+    fn the_judge_is_asked_of_disproven_interpositions_at_real_bounds_only() {
+        // ito-09's tree has interpositions against ride checks.
+        let nine = tsume("ito", "1k2PT+Fh5+f17 b PC 1");
+        // (The judge counts them all, so its mate takes longer than 9 plies.)
+        let mut d = dfpn(&nine);
+        assert!(!d.mated(MateLen::plies(9)).unwrap().0);
+        assert!(!d.judge().0.is_empty());
+        let mut d = dfpn(&nine);
+        assert!(d.mated(MateLen::INFINITE).unwrap().0);
+        assert!(d.judge().0.is_empty());
+        // Without the convention no child is an interposition to judge.
+        let options = Options {
+            useless_interpositions: false,
+            ..Options::default()
+        };
+        let table = Table::new(1 << 22, true);
+        let monitor = Monitor::new(None, None);
+        let mut d = Dfpn::new(&nine, table, monitor, options, Counts::default());
+        assert!(!d.mated(MateLen::plies(9)).unwrap().0);
+        assert!(d.judge().0.is_empty());
+    }
+
+    #[test]
+    fn a_defence_is_legal_for_any_hands_only_with_a_board_answer() {
+        // White attacks; Black's 6-4 leaves it, not in check, with the pawn in
+        // hand and, after p*20 only, a pawn move: with no pawn in hand the
+        // first would stalemate White, and 6-4 would be illegal.
+        for (drop, legal) in [("p*31", false), ("p*20", true)] {
+            let mut d = dfpn(&tsume_as_given("ito", "k4TG17K6 w 2p 1"));
+            let m = find(&mut d.pos, drop);
+            d.pos.push(m);
+            let x = find(&mut d.pos, "6-4");
+            assert_eq!(d.legal_for_any_hands(x), legal, "{drop}");
+        }
+    }
+
+    #[test]
+    fn a_checking_defence_is_legal_for_any_hands_unless_it_is_a_banned_drop_mate() {
+        // White attacks, its k on 1 boxed in (Black's T on 4 covers 2, the G
+        // on 7 covers 3).  Black's P*2 checks it and White has nothing but
+        // drops: a drop mate, which only a ban makes illegal.
+        for (ban, legal) in [(false, true), (true, false)] {
+            let mut variant = builtin("ito");
+            variant.drop_mate = !ban;
+            let mut d = dfpn(&Position::from_fen(&variant, "k2T2G17K6 w phP 1").unwrap());
+            let m = find(&mut d.pos, "p*31");
+            d.pos.push(m);
+            // (Found as a drop of the pawn face onto 2, legal or not under the ban.)
+            let face = d.pos.tables().face_kind.iter().position(|&k| k == 1);
+            let x = Move::drop(face.unwrap() as u8, 2);
+            assert!(d.pos.gives_check(x));
+            assert_eq!(d.legal_for_any_hands(x), legal, "ban {ban}");
+        }
+    }
+
+    #[test]
+    fn a_defender_nodes_disproof_serves_a_smaller_attacker_hand() {
+        // Two pawns against a lone king do not mate.  The defender node after
+        // P*11 is disproved by a defence that leaves Black's king its moves,
+        // so the disproof holds with fewer pawns in Black's hand too.
+        let mut d = dfpn(&tsume_as_given("ito", "9k20K b 2P 1"));
+        let m = find(&mut d.pos, "P*11");
+        d.pos.push(m);
+        assert!(!d.mated(MateLen::INFINITE).unwrap().0);
+        let key = d.key();
+        let e = d.table.get(key).unwrap();
+        assert!(e.disproof_bound().is_some() && !e.d_exact());
+        let no_pawn = Key {
+            hand: Hand::EMPTY,
+            ..key
+        };
+        let v = d
+            .table
+            .lookup(no_pawn, MateLen::INFINITE, &d.line, &d.anchors);
+        assert!(v.is_disproven());
+    }
+}

@@ -192,3 +192,86 @@ fn first_mated<J: Judge>(
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::search::expansion::Child;
+    use crate::search::monitor::Monitor;
+    use crate::search::options::Options;
+    use crate::search::table::Table;
+    use crate::search::testing::tsume;
+
+    /// Every interposition counts.
+    struct Counts;
+
+    impl Judge for Counts {
+        fn judge(_: &mut Dfpn<Self>, _: &mut Child, _: MateLen) -> Result<(), Stop> {
+            Ok(())
+        }
+    }
+
+    fn dfpn(pos: &Position, short_first: i32) -> Dfpn<Counts> {
+        let options = Options {
+            short_first,
+            ..Options::default()
+        };
+        let table = Table::new(1 << 22, true);
+        Dfpn::new(pos, table, Monitor::new(None, None), options, Counts)
+    }
+
+    fn len(n: i32) -> MateLen {
+        MateLen::plies(n)
+    }
+
+    const NINE: &str = "7H1+F2k18 b TCG 1";
+
+    #[test]
+    fn every_climb_reads_the_same_length() {
+        let nine = tsume("ito", NINE);
+        for short_first in [0, 1, 9] {
+            for climb in [Climb::Up(None), Climb::Down] {
+                let mut d = dfpn(&nine, short_first);
+                let l = Length::search(&mut d, MateLen::INFINITE, climb).unwrap();
+                assert_eq!((l.upper, l.low), (Some(len(9)), len(9)), "{climb:?}");
+                assert!(!l.on_line);
+                // Past the short searches, the climb is counted apart.
+                assert_eq!(d.monitor().climb_nodes() > 0, short_first < 9, "{climb:?}");
+            }
+            // No climb: the first proof's length, at least the exact one.
+            let mut d = dfpn(&nine, short_first);
+            let l = Length::search(&mut d, MateLen::INFINITE, Climb::None).unwrap();
+            assert!(l.upper.unwrap() >= len(9) && l.low <= len(9));
+            assert_eq!(d.monitor().climb_nodes(), 0);
+        }
+    }
+
+    #[test]
+    fn a_bound_below_the_mate_finds_none() {
+        let mut d = dfpn(&tsume("ito", NINE), 9);
+        let l = Length::search(&mut d, len(7), Climb::Up(None)).unwrap();
+        // Not within 1, 3, 5 or 7: the least bound not disproved is 9.
+        assert_eq!((l.upper, l.low), (None, len(9)));
+        let mut d = dfpn(&tsume("ito", NINE), 1);
+        let l = Length::exact(&mut d, len(7)).unwrap();
+        assert_eq!(l.upper, None);
+    }
+
+    #[test]
+    fn a_spent_budget_leaves_the_length_between_bounds() {
+        let mut d = dfpn(&tsume("ito", NINE), 1);
+        let l = Length::search(&mut d, MateLen::INFINITE, Climb::Up(Some(0))).unwrap();
+        let upper = l.upper.unwrap();
+        assert!(l.low <= len(9) && len(9) <= upper);
+        // The budget was the climb's: the next question has none.
+        assert!(Length::exact(&mut d, MateLen::INFINITE).unwrap().upper == Some(len(9)));
+    }
+
+    #[test]
+    fn no_mate_has_no_length() {
+        let mut d = dfpn(&tsume("ito", "k30 b G"), 9);
+        let l = Length::exact(&mut d, MateLen::INFINITE).unwrap();
+        assert_eq!(l.upper, None);
+    }
+}

@@ -238,3 +238,110 @@ fn best_other_defence(
     }
     Ok((Some(best), dependent))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::monitor::Monitor;
+    use crate::search::options::Options;
+    use crate::search::table::Table;
+    use crate::search::testing::tsume;
+
+    /// A search of `fen` (attacker to move) walked along `line`.
+    fn after(fen: &str, line: &str, options: Options) -> Dfpn<UselessRule> {
+        let table = Table::new(1 << 24, true);
+        let monitor = Monitor::new(None, None);
+        let mut d = Dfpn::new(
+            &tsume("ito", fen),
+            table,
+            monitor,
+            options,
+            UselessRule::new(),
+        );
+        for text in line.split(' ') {
+            let mut list = MoveList::new();
+            let p = d.position_mut();
+            p.legal_moves(Some(false), &mut list);
+            let m = *list.iter().find(|&&m| p.move_string(m) == text).unwrap();
+            p.push(m);
+        }
+        d
+    }
+
+    /// The defender's interpositions here, with the checker each blocks.
+    fn interpositions(d: &mut Dfpn<UselessRule>) -> Vec<(Move, Square)> {
+        let mut list = MoveList::new();
+        d.position_mut().evasions(&mut list);
+        let ranged = d.position().ride_checkers();
+        let pos = d.position();
+        list.iter()
+            .map(|&m| (m, pos.interposition_square(m, ranged)))
+            .filter(|&(_, c)| c != 0)
+            .collect()
+    }
+
+    #[test]
+    fn interpositions_the_checker_takes_back_into_the_same_mate_are_useless() {
+        // The end of ito-09's main line: every defence is a drop on 4 against
+        // the swallow on 6, which takes it and mates as before.
+        let ito_09 = (
+            "1k2PT+Fh5+f17 b CP 1",
+            "6-4 2-3 4-2 3-2 P*3 2-1 C*4 1-3 4-6",
+        );
+        let mut d = after(ito_09.0, ito_09.1, Options::default());
+        let end = d.position().copy();
+        assert_eq!(
+            UselessRule::best_other(&mut d, MateLen::plies(2)).unwrap(),
+            (Some(MateLen::ZERO), false)
+        );
+        let drops = interpositions(&mut d);
+        assert_eq!(drops.len(), 5);
+        for &(m, checker) in &drops {
+            assert_eq!(checker, 6);
+            let v = UselessRule::verdict(&mut d, m, checker, MateLen::plies(2)).unwrap();
+            assert!(v.useless && !v.on_line, "{} {v:?}", end.move_string(m));
+        }
+        // Verdicts are kept: asked again, they take no node.
+        let nodes = d.monitor().nodes();
+        let (m, checker) = drops[0];
+        assert!(
+            UselessRule::verdict(&mut d, m, checker, MateLen::plies(2))
+                .unwrap()
+                .useless
+        );
+        assert_eq!(d.monitor().nodes(), nodes);
+        // So the position is mated where it stands, not counting them.
+        assert!(d.mated(MateLen::ZERO).unwrap().0);
+        let counted = Options {
+            useless_interpositions: false,
+            ..Options::default()
+        };
+        let mut plain = after(ito_09.0, ito_09.1, counted);
+        assert!(!plain.mated(MateLen::ZERO).unwrap().0);
+        assert!(plain.mated(MateLen::plies(2)).unwrap().0);
+    }
+
+    #[test]
+    fn interpositions_that_prolong_the_mate_count() {
+        // F4-5 checks along 3 and 1; every defence is a drop on 3, and H*4
+        // then mates: no capture of the dropped piece mates as soon.
+        let mut d = after("kg1F2P1fc21 b H 1", "4-5", Options::default());
+        let pos = d.position().copy();
+        let drops = interpositions(&mut d);
+        assert!(!drops.is_empty());
+        for (m, checker) in drops {
+            let v = UselessRule::verdict(&mut d, m, checker, MateLen::plies(2)).unwrap();
+            assert!(!v.useless, "{}", pos.move_string(m));
+        }
+        assert!(!d.mated(MateLen::ZERO).unwrap().0);
+        assert!(d.mated(MateLen::plies(2)).unwrap().0);
+    }
+
+    #[test]
+    fn verdicts_are_kept_by_position_and_interposition() {
+        let k = UselessRule::useless_key(12345, Move::drop(3, 7));
+        assert_ne!(k, UselessRule::useless_key(12345, Move::drop(3, 8)));
+        assert_ne!(k, UselessRule::useless_key(12346, Move::drop(3, 7)));
+        assert_ne!(k, 0);
+    }
+}
