@@ -12,9 +12,11 @@
 //! lookup reads the tags of the run and only the entries that may answer,
 //! however many other hands of its board the run holds.
 //!
-//! The array starts small and doubles as it fills, up to the most entries
-//! the budget allows (counting the old array beside the new one while it
-//! grows).  Past that, a garbage collection drops the entries with the
+//! The array starts small and doubles as it fills, in place, up to the most
+//! entries the budget allows: its memory is reserved for that many at once
+//! and used as it grows ([`Slab`]), and growing sets the entries aside in
+//! slot order and puts them back in that order, so they land where a copy
+//! into a new array would put them.  Past that, a garbage collection drops the entries with the
 //! least work below them until half the slots are free: first entries that
 //! hold no proof, which any search may drop; proofs only when that is not
 //! enough, and then every older proof is distrusted from that moment on
@@ -80,6 +82,8 @@ pub struct TableStats {
 pub struct Table {
     slots: Slab<Entry>,
     tags: Slab<u32>,
+    /// The entries set aside while the table grows (kept for the next growth).
+    aside: Vec<Entry>,
     count: usize,
     max_capacity: usize,
     sets: Sets,
@@ -170,8 +174,9 @@ impl Table {
         let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
         let start = start_size(max_capacity);
         Table {
-            slots: Slab::zeroed(start),
-            tags: Slab::zeroed(start),
+            slots: Slab::zeroed(max_capacity, start),
+            tags: Slab::zeroed(max_capacity, start),
+            aside: Vec::new(),
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
@@ -203,12 +208,11 @@ impl Table {
     /// Forgets every entry and set, back to the starting size.
     fn empty(&mut self, anchors: &mut Anchors) {
         let start = start_size(self.max_capacity);
-        // The large arrays go before the new ones are made.
-        self.slots = Slab::zeroed(0);
-        self.tags = Slab::zeroed(0);
+        self.slots.resize(0);
+        self.tags.resize(0);
+        self.slots.resize(start);
+        self.tags.resize(start);
         self.sets = Sets::new(0);
-        self.slots = Slab::zeroed(start);
-        self.tags = Slab::zeroed(start);
         self.sets = Sets::new(self.set_words);
         self.count = 0;
         self.generation += 1;
@@ -648,17 +652,30 @@ impl Table {
 
     fn grow(&mut self) {
         let n = next_size(self.slots.len(), self.max_capacity);
-        let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
-        self.tags = Slab::zeroed(n);
-        for (k, &e) in old.iter().enumerate() {
+        let mut aside = std::mem::take(&mut self.aside);
+        aside.clear();
+        aside.reserve(self.count);
+        for k in 0..self.slots.len() {
             if self.must_stop(k) {
+                self.aside = aside;
                 return;
             }
-            if !e.is_empty() {
-                let i = self.reinsert(e);
-                self.claim_sets(i);
+            if self.tags[k] != 0 {
+                aside.push(self.slots[k]);
             }
         }
+        self.slots.clear();
+        self.tags.clear();
+        self.slots.resize(n);
+        self.tags.resize(n);
+        for (j, &e) in aside.iter().enumerate() {
+            if self.must_stop(j) {
+                break;
+            }
+            let i = self.reinsert(e);
+            self.claim_sets(i);
+        }
+        self.aside = aside;
     }
 
     /// Tells the sets of the entry in slot `i` where their owner is.
