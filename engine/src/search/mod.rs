@@ -10,6 +10,7 @@
 //! * [`anchors`]: anchors and epochs, which say when a proof may be used;
 //! * [`sets`]: the bounded home of the line positions results rest on;
 //! * [`key`]: a position as the table knows it;
+//! * [`bits`]: a set of slots, for the table's growth;
 //! * [`entry`] and [`table`]: the transposition table, in a [`slab`];
 //! * [`monitor`]: node counting and limits;
 //! * [`options`]: the switches;
@@ -22,6 +23,7 @@
 //! * [`engine`]: the search of one problem and its questions ([`Search`]).
 
 pub mod anchors;
+pub mod bits;
 pub mod dfpn;
 pub mod engine;
 pub mod entry;

@@ -14,9 +14,8 @@
 //!
 //! The array starts small and doubles as it fills, in place, up to the most
 //! entries the budget allows: its memory is reserved for that many at once
-//! and used as it grows ([`Slab`]), and growing sets the entries aside in
-//! slot order and puts them back in that order, so they land where a copy
-//! into a new array would put them.  Past that, a garbage collection drops the entries with the
+//! and used as it grows ([`Slab`]), and each entry moves to where a copy into
+//! a new array would put it ([`Table::grow`]).  Past that, a garbage collection drops the entries with the
 //! least work below them until half the slots are free: first entries that
 //! hold no proof, which any search may drop; proofs only when that is not
 //! enough, and then every older proof is distrusted from that moment on
@@ -31,6 +30,7 @@
 
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
+use crate::search::bits::Bits;
 use crate::search::entry::Entry;
 use crate::search::key::Key;
 use crate::search::line::Line;
@@ -82,8 +82,10 @@ pub struct TableStats {
 pub struct Table {
     slots: Slab<Entry>,
     tags: Slab<u32>,
-    /// The entries set aside while the table grows (kept for the next growth).
-    aside: Vec<Entry>,
+    /// While the table grows: the new slots taken, and the old slots whose
+    /// entries have yet to move (kept for the next growth).
+    taken: Bits,
+    moving: Bits,
     count: usize,
     max_capacity: usize,
     sets: Sets,
@@ -171,12 +173,16 @@ impl Table {
         // The last size is two thirds of the room; the sizes before it are its
         // halves (rounded up), so the old array beside the new one fits too.
         let room = (bytes - bytes / 8) / entry;
-        let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
+        // (Slots are numbered in 32 bits.)
+        let max_capacity = (room * 2 / 3)
+            .saturating_sub(2)
+            .clamp(MIN_ENTRIES, u32::MAX as usize);
         let start = start_size(max_capacity);
         Table {
             slots: Slab::zeroed(max_capacity, start),
             tags: Slab::zeroed(max_capacity, start),
-            aside: Vec::new(),
+            taken: Bits::default(),
+            moving: Bits::default(),
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
@@ -650,32 +656,70 @@ impl Table {
         self.tags[i] = 0;
     }
 
+    /// Grows the table in place.  Every entry goes where inserting the
+    /// entries one by one, in slot order, into an empty array of the new
+    /// size would put it, as a copy did: a first pass finds each entry's new
+    /// slot (kept in its tag meanwhile), a second moves the entries there,
+    /// following each chain of entries whose new slot another still holds.
     fn grow(&mut self) {
-        let n = next_size(self.slots.len(), self.max_capacity);
-        let mut aside = std::mem::take(&mut self.aside);
-        aside.clear();
-        aside.reserve(self.count);
-        for k in 0..self.slots.len() {
+        let old = self.slots.len();
+        let n = next_size(old, self.max_capacity);
+        let (mut taken, mut moving) = (
+            std::mem::take(&mut self.taken),
+            std::mem::take(&mut self.moving),
+        );
+        taken.reset(n);
+        moving.reset(old);
+        let mut stopped = false;
+        for k in 0..old {
             if self.must_stop(k) {
-                self.aside = aside;
-                return;
-            }
-            if self.tags[k] != 0 {
-                aside.push(self.slots[k]);
-            }
-        }
-        self.slots.clear();
-        self.tags.clear();
-        self.slots.resize(n);
-        self.tags.resize(n);
-        for (j, &e) in aside.iter().enumerate() {
-            if self.must_stop(j) {
+                stopped = true;
                 break;
             }
-            let i = self.reinsert(e);
-            self.claim_sets(i);
+            if self.tags[k] == 0 {
+                continue;
+            }
+            let mut i = home(self.slots[k].bkey, n);
+            while taken.has(i) {
+                i += 1;
+                if i == n {
+                    i = 0;
+                }
+            }
+            taken.set(i);
+            moving.set(k);
+            self.tags[k] = i as u32;
         }
-        self.aside = aside;
+        if !stopped {
+            self.slots.resize(n);
+            self.tags.resize(n);
+            for k in 0..old {
+                if !moving.has(k) {
+                    continue;
+                }
+                moving.unset(k);
+                let (mut e, mut to) = (self.slots[k], self.tags[k] as usize);
+                while to < old && moving.has(to) {
+                    moving.unset(to);
+                    let (next, next_to) = (self.slots[to], self.tags[to] as usize);
+                    self.put(to, e);
+                    (e, to) = (next, next_to);
+                }
+                self.put(to, e);
+            }
+            // The old slots no entry moved to are free.
+            for k in (0..old).filter(|&k| !taken.has(k)) {
+                self.clear_slot(k);
+            }
+        }
+        (self.taken, self.moving) = (taken, moving);
+    }
+
+    /// Puts `e` in slot `i`, its sets told where it is.
+    fn put(&mut self, i: usize, e: Entry) {
+        self.tags[i] = tag_of(&e);
+        self.slots[i] = e;
+        self.claim_sets(i);
     }
 
     /// Tells the sets of the entry in slot `i` where their owner is.
@@ -1315,5 +1359,59 @@ mod tests {
             }
         }
         assert_eq!(resting, t.len());
+    }
+
+    #[test]
+    fn growth_puts_every_entry_where_a_copy_would() {
+        // Keys crowded into runs (homes collide and wrap around the end).
+        let mut t = Table::new(64 << 20, true);
+        let mut anchors = Anchors::new();
+        let mut x: u64 = 0x9e37_79b9;
+        for round in 0..4 {
+            while t.count < t.slots.len() * FILL_EIGHTHS / 8 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let board = if x % 3 == 0 { x % 97 } else { x };
+                let hand = Hand::from_counts(&[(x >> 60) as u8]).unwrap();
+                let rests: &[u64] = if x % 11 == 0 { &[1, 2] } else { &[] };
+                t.store(
+                    key(board, hand),
+                    len(3),
+                    disproven(len(3), hand, false),
+                    rests,
+                    x % 50,
+                    &mut anchors,
+                );
+            }
+            // What a copy into a new array gives: each entry, in slot order,
+            // at the first free slot from its home.
+            let n = next_size(t.slots.len(), t.max_capacity);
+            let mut want: Vec<Option<Entry>> = vec![None; n];
+            for (k, e) in t.slots.iter().enumerate() {
+                if t.tags[k] != 0 {
+                    let mut i = home(e.bkey, n);
+                    while want[i].is_some() {
+                        i = (i + 1) % n;
+                    }
+                    want[i] = Some(*e);
+                }
+            }
+            t.grow();
+            assert_eq!(t.slots.len(), n, "round {round}");
+            for (i, w) in want.iter().enumerate() {
+                match w {
+                    None => assert!(t.tags[i] == 0 && t.slots[i].is_empty(), "slot {i}"),
+                    Some(e) => {
+                        assert!(t.slots[i].is_for(e.key()) && t.tags[i] == tag_of(e));
+                        for r in [e.rep, e.lp] {
+                            if r != 0 {
+                                assert_eq!(t.sets.owner(r), i as u32);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
