@@ -719,12 +719,13 @@ impl Table {
     fn put(&mut self, i: usize, e: Entry) {
         self.tags[i] = tag_of(&e);
         self.slots[i] = e;
-        self.claim_sets(i);
+        self.claim_sets(i, &e);
     }
 
-    /// Tells the sets of the entry in slot `i` where their owner is.
-    fn claim_sets(&mut self, i: usize) {
-        let e = self.slots[i];
+    /// Tells the sets of `e`, the entry in slot `i`, where their owner is
+    /// (from the caller's copy: the slot may still be on its way to memory).
+    #[inline]
+    fn claim_sets(&mut self, i: usize, e: &Entry) {
         if e.rep != 0 {
             self.sets.set_owner(e.rep, i as u32);
         }
@@ -853,7 +854,7 @@ impl Table {
             self.clear_slot(i);
             let j = self.reinsert(e);
             if j != i {
-                self.claim_sets(j);
+                self.claim_sets(j, &e);
             }
         }
     }
