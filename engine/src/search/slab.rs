@@ -44,29 +44,27 @@ pub struct Slab<T: Zeroable> {
 }
 
 impl<T: Zeroable> Slab<T> {
-    /// Room for `capacity` values (at least one), showing `len` zeroed ones.
+    /// Room for up to `capacity` values (at least one), showing `len` zeroed
+    /// ones.  Where the system refuses that much, the room is halved until
+    /// it agrees (never below `len`): [`Slab::capacity`] says what it is.
     pub fn zeroed(capacity: usize, len: usize) -> Slab<T> {
-        let capacity = capacity.max(len).max(1);
-        let layout = Layout::array::<T>(capacity).expect("slab size");
-        let (ptr, mapped) = match map_huge(layout.size()) {
-            Some(ptr) => (ptr.cast(), true),
-            None => {
-                // SAFETY: the layout has a non-zero size (capacity >= 1, and
-                // the types used are not zero-sized); checked for null.
-                let raw = unsafe { alloc_zeroed(layout) } as *mut T;
-                let Some(ptr) = NonNull::new(raw) else {
-                    handle_alloc_error(layout)
+        let mut capacity = capacity.max(len).max(1);
+        loop {
+            let layout = Layout::array::<T>(capacity).ok();
+            if let Some((ptr, mapped)) = layout.and_then(allocate::<T>) {
+                return Slab {
+                    ptr,
+                    len,
+                    shown: len,
+                    layout: layout.expect("allocated"),
+                    mapped,
+                    _own: PhantomData,
                 };
-                (ptr, false)
             }
-        };
-        Slab {
-            ptr,
-            len,
-            shown: len,
-            layout,
-            mapped,
-            _own: PhantomData,
+            if capacity / 2 < len.max(1) {
+                handle_alloc_error(layout.unwrap_or(Layout::new::<T>()))
+            }
+            capacity /= 2;
         }
     }
 
@@ -100,6 +98,18 @@ impl<T: Zeroable> Slab<T> {
     pub fn mapped(&self) -> bool {
         self.mapped
     }
+}
+
+/// Zeroed memory for `layout`, mapped on its own if large; None if the
+/// system refuses it.
+fn allocate<T>(layout: Layout) -> Option<(NonNull<T>, bool)> {
+    if let Some(ptr) = map_huge(layout.size()) {
+        return Some((ptr.cast(), true));
+    }
+    // SAFETY: the layout has a non-zero size (capacity >= 1, and the types
+    // used are not zero-sized).
+    let raw = unsafe { alloc_zeroed(layout) } as *mut T;
+    NonNull::new(raw).map(|p| (p, false))
 }
 
 /// An anonymous mapping of `bytes` (zeroed, committed page by page as it is
@@ -210,5 +220,14 @@ mod tests {
             s.resize(capacity);
             assert!(s[40..].iter().all(|&x| x == 0));
         }
+    }
+
+    #[test]
+    fn a_slab_takes_the_room_the_system_gives() {
+        let mut s: Slab<u32> = Slab::zeroed(usize::MAX / 8, 10);
+        assert!(s.capacity() >= 10 && s.capacity() < usize::MAX / 8);
+        s[9] = 1;
+        s.resize(1000);
+        assert_eq!(s[9], 1);
     }
 }

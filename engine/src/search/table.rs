@@ -178,9 +178,13 @@ impl Table {
             .saturating_sub(2)
             .clamp(MIN_ENTRIES, u32::MAX as usize);
         let start = start_size(max_capacity);
+        let slots = Slab::zeroed(max_capacity, start);
+        let tags = Slab::zeroed(max_capacity, start);
+        // (As much room as the system gives.)
+        let max_capacity = max_capacity.min(slots.capacity()).min(tags.capacity());
         Table {
-            slots: Slab::zeroed(max_capacity, start),
-            tags: Slab::zeroed(max_capacity, start),
+            slots,
+            tags,
             taken: Bits::default(),
             moving: Bits::default(),
             count: 0,
