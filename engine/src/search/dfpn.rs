@@ -14,7 +14,8 @@
 //! proof, and a repetition disproof rests on this unchanging line), except
 //! when a garbage collection moved the table, after which they are all
 //! looked up again.  What a won or lost node stores, and for which hands,
-//! is in [`Dfpn::won`] and [`Dfpn::lost`].
+//! is in [`Dfpn::mates`] and [`Dfpn::escapes`] (won), [`Dfpn::refuted`] and
+//! [`Dfpn::mated_all`] (lost).
 
 use crate::colour::Colour;
 use crate::hand::Hand;
@@ -389,15 +390,24 @@ impl<J: Judge> Dfpn<J> {
         let (th_phi, th_delta) = pn_dn(or_node, th_pn, th_dn);
         loop {
             let s = exp.summarize();
+            // Won or lost: what the node stores, and for which hands.
+            let work = self.monitor.nodes() - start;
             if s.phi == 0 {
-                return Ok(self.won(exp, b, s.best, start));
+                return Ok(if or_node {
+                    self.mates(exp, b, s.best, work)
+                } else {
+                    self.escapes(exp, b, s.best, work)
+                });
             }
             if s.delta == 0 {
-                return Ok(self.lost(exp, b, start));
+                return Ok(if or_node {
+                    self.refuted(exp, b, work)
+                } else {
+                    self.mated_all(exp, b, work)
+                });
             }
             let (pn, dn) = pn_dn(or_node, s.phi, s.delta);
             if pn >= th_pn || dn >= th_dn {
-                let work = self.monitor.nodes() - start;
                 return Ok(self.store(b, SearchResult::unknown(pn, dn), work));
             }
             let (child_phi, child_delta) = exp.child_thresholds(&s, th_phi, th_delta, eps);
@@ -447,52 +457,50 @@ impl<J: Judge> Dfpn<J> {
         }
     }
 
-    /// The side to move wins through child `best` (or, at an attacker node,
-    /// the shortest proven child): store and return the node's result.
-    fn won(&mut self, exp: &Expansion, b: MateLen, best: usize, start: u64) -> SearchResult {
-        let work = self.monitor.nodes() - start;
-        if exp.or_node {
-            // The shortest proof; of equal ones, one that holds on any line.
-            let (mut pick, mut p) = (best, proof(&exp.kids[best]));
-            for (i, kid) in exp.kids.iter().enumerate() {
-                if let SearchResult::Proven(k) = kid.v {
-                    if k.len < p.len || k.len == p.len && p.rep.is_some() {
-                        (pick, p) = (i, k);
-                    }
+    /// A check mates: the shortest proven one (of equal ones, one that
+    /// holds on any line).  Stores and returns the node's result.
+    fn mates(&mut self, exp: &Expansion, b: MateLen, best: usize, work: u64) -> SearchResult {
+        let (mut pick, mut p) = (best, proof(&exp.kids[best]));
+        for (i, kid) in exp.kids.iter().enumerate() {
+            if let SearchResult::Proven(k) = kid.v {
+                if k.len < p.len || k.len == p.len && p.rep.is_some() {
+                    (pick, p) = (i, k);
                 }
             }
-            let kid = exp.kids[pick];
-            let len = p.len + 1;
-            if p.rep.is_some() {
-                let on_line = Proof {
-                    len,
-                    ..self.on_line_proof()
-                };
-                if let Some(v) =
-                    self.store_on_line(&[p.rep], b, SearchResult::Proven(on_line), work)
-                {
-                    return v;
-                }
-            }
-            let (hand, exact) = if p.exact {
-                (Hand::EMPTY, true)
-            } else {
-                // A drop is legal under a drop-mate ban only while the defender
-                // can answer it, which needs its hand: keep such a proof exact.
-                let banned = !self.pos.tables().drop_mate && kid.m.is_drop();
-                (proof_before_attack(p.hand, kid.change), banned)
-            };
-            let pa = p.pa || p.rep.is_some() || self.anchors.on_anchor_board(self.pos.board_key());
-            let proof = Proof {
-                len,
-                hand,
-                exact,
-                pa,
-                rep: Rep::None,
-            };
-            return self.store(b, SearchResult::Proven(proof), work);
         }
-        // A defence escapes (the first in move order).
+        let kid = exp.kids[pick];
+        let len = p.len + 1;
+        if p.rep.is_some() {
+            let on_line = Proof {
+                len,
+                ..self.on_line_proof()
+            };
+            if let Some(v) = self.store_on_line(&[p.rep], b, SearchResult::Proven(on_line), work) {
+                return v;
+            }
+        }
+        let (hand, exact) = if p.exact {
+            (Hand::EMPTY, true)
+        } else {
+            // A drop is legal under a drop-mate ban only while the defender
+            // can answer it, which needs its hand: keep such a proof exact.
+            let banned = !self.pos.tables().drop_mate && kid.m.is_drop();
+            (proof_before_attack(p.hand, kid.change), banned)
+        };
+        let pa = p.pa || p.rep.is_some() || self.anchors.on_anchor_board(self.pos.board_key());
+        let proof = Proof {
+            len,
+            hand,
+            exact,
+            pa,
+            rep: Rep::None,
+        };
+        self.store(b, SearchResult::Proven(proof), work)
+    }
+
+    /// A defence escapes: child `best`, the first in move order.  Stores
+    /// and returns the node's result.
+    fn escapes(&mut self, exp: &Expansion, b: MateLen, best: usize, work: u64) -> SearchResult {
         let kid = exp.kids[best];
         let d = disproof(&kid);
         if d.rep.is_some() {
@@ -518,49 +526,50 @@ impl<J: Judge> Dfpn<J> {
         self.store(b, SearchResult::Disproven(disproof), work)
     }
 
-    /// Every child is lost for the side to move: store and return the node's result.
-    fn lost(&mut self, exp: &Expansion, b: MateLen, start: u64) -> SearchResult {
-        let hand = self.attacker_hand();
-        let work = self.monitor.nodes() - start;
+    /// Every check is refuted: stores and returns the node's result.
+    fn refuted(&mut self, exp: &Expansion, b: MateLen, work: u64) -> SearchResult {
         let mut reps = Vec::new();
-        if exp.or_node {
-            // Every check is refuted.
-            let mut bound = MateLen::INFINITE;
-            let mut u = any_hand();
-            let mut exact = exp.filtered > 0;
-            for kid in &exp.kids {
-                let d = disproof(kid);
-                // A repetition disproof has a bound too: once the repetition of
-                // this very node is dropped, the plain disproof left holds up to it.
-                bound = bound.min(d.bound + 1);
-                if d.rep.is_some() {
-                    reps.push(d.rep);
-                    exact = true;
-                } else if d.exact {
-                    exact = true;
-                } else {
-                    match disproof_before_attack(d.hand, kid.change) {
-                        Some(k) => u = min(u, k),
-                        None => exact = true,
-                    }
+        let mut bound = MateLen::INFINITE;
+        let mut u = any_hand();
+        let mut exact = exp.filtered > 0;
+        for kid in &exp.kids {
+            let d = disproof(kid);
+            // A repetition disproof has a bound too: once the repetition of
+            // this very node is dropped, the plain disproof left holds up to it.
+            bound = bound.min(d.bound + 1);
+            if d.rep.is_some() {
+                reps.push(d.rep);
+                exact = true;
+            } else if d.exact {
+                exact = true;
+            } else {
+                match disproof_before_attack(d.hand, kid.change) {
+                    Some(k) => u = min(u, k),
+                    None => exact = true,
                 }
             }
-            if !reps.is_empty() {
-                let on_line = SearchResult::Disproven(self.on_line_disproof(b));
-                if let Some(v) = self.store_on_line(&reps, b, on_line, work) {
-                    return v;
-                }
-            }
-            let disproof = Disproof {
-                bound,
-                hand: pin_drop_checks(u, self.pos.drop_check_kinds(), hand),
-                exact,
-                rep: Rep::None,
-            };
-            return self.store(b, SearchResult::Disproven(disproof), work);
         }
-        // Every defence is mated: as late as the latest (a useless
-        // interposition's proof holds at this bound only).
+        if !reps.is_empty() {
+            let on_line = SearchResult::Disproven(self.on_line_disproof(b));
+            if let Some(v) = self.store_on_line(&reps, b, on_line, work) {
+                return v;
+            }
+        }
+        let hand = self.attacker_hand();
+        let disproof = Disproof {
+            bound,
+            hand: pin_drop_checks(u, self.pos.drop_check_kinds(), hand),
+            exact,
+            rep: Rep::None,
+        };
+        self.store(b, SearchResult::Disproven(disproof), work)
+    }
+
+    /// Every defence is mated: as late as the latest (a useless
+    /// interposition's proof holds at this bound only).  Stores and returns
+    /// the node's result.
+    fn mated_all(&mut self, exp: &Expansion, b: MateLen, work: u64) -> SearchResult {
+        let mut reps = Vec::new();
         let mut latest = MateLen::ZERO;
         let mut used_useless = false;
         let mut exact = exp.filtered > 0;
@@ -603,6 +612,7 @@ impl<J: Judge> Dfpn<J> {
                 return v;
             }
         }
+        let hand = self.attacker_hand();
         if !exact && self.pos.interposition_squares() != 0 {
             let d = self.pos.hand(self.attacker.flip());
             l = keep_kinds_defender_lacks(l, hand, d, self.pos.tables().nkinds);

@@ -26,6 +26,7 @@ use crate::search::anchors::Epoch;
 use crate::search::key::Key;
 use crate::search::mate_len::MateLen;
 use crate::search::numbers::PnDn;
+use crate::search::result::{Disproof, Proof, Rep};
 use crate::search::sets::SetRef;
 
 const USED: u8 = 128;
@@ -182,6 +183,29 @@ impl Entry {
         (self.disproven != NOT_DISPROVEN).then_some(MateLen::plies(self.disproven))
     }
 
+    /// The proof (the entry holds one).
+    #[inline(always)]
+    pub fn proof(&self) -> Proof {
+        Proof {
+            len: MateLen::plies(self.proven),
+            hand: self.proof_hand(),
+            exact: self.p_exact(),
+            pa: self.pa(),
+            rep: Rep::None,
+        }
+    }
+
+    /// The disproof (bound -1, below any real one, if the entry holds none).
+    #[inline(always)]
+    pub fn disproof(&self) -> Disproof {
+        Disproof {
+            bound: MateLen::plies(self.disproven),
+            hand: self.disproof_hand(),
+            exact: self.d_exact(),
+            rep: Rep::None,
+        }
+    }
+
     /// Is the position disproven within `b` (not mated within it)?
     #[inline(always)]
     pub fn disproven_within(&self, b: MateLen) -> bool {
@@ -313,6 +337,11 @@ mod tests {
         // A proof of an epoch no longer used is replaced even by a longer one.
         e.set_proof(len(9), Hand::EMPTY, true, true, 3, 2);
         assert_eq!((e.proof_len(), e.p_epoch), (Some(len(9)), 3));
+        let p = e.proof();
+        assert_eq!(
+            (p.len, p.exact, p.pa, p.rep),
+            (len(9), true, true, Rep::None)
+        );
         assert!(e.p_exact() && e.pa());
     }
 
@@ -330,6 +359,7 @@ mod tests {
         assert!(e.disproven_within(len(5)) && !e.disproven_within(len(7)));
         assert!(!e.d_exact());
         e.set_disproof(len(7), Hand::EMPTY, true);
+        assert_eq!((e.disproof().bound, e.disproof().exact), (len(7), true));
         assert!(e.d_exact());
         // The flags of the proof are untouched.
         assert!(e.p_exact() && e.pa());

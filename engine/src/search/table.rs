@@ -101,6 +101,31 @@ pub struct Table {
     probes: u64,
 }
 
+/// What a lookup found in a run: the position's own entry, and the first
+/// entries of other hands that serve it with a proof and with a disproof.
+#[derive(Default)]
+struct Found {
+    own: Option<usize>,
+    proof: Option<usize>,
+    disproof: Option<usize>,
+}
+
+/// The numbers a lookup at bound `b` takes from a position's own entry
+/// `e` that neither proves nor disproves it there, if any.
+fn guess(e: &Entry, b: MateLen) -> Option<(PnDn, PnDn)> {
+    let open = e.open_bound();
+    if open == Some(b) {
+        return Some(e.numbers());
+    }
+    if e.disproof_bound().is_some() {
+        // Not mated within a smaller bound: likely not within this one either.
+        return Some((DISPROVEN_BELOW_PN, 1));
+    }
+    // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
+    open.filter(|&o| MateLen::ZERO <= o && o < b)
+        .map(|_| e.numbers())
+}
+
 /// The size after `len` on the way to `max`: the sizes are `max` halved,
 /// rounded up, so each is at most half the next and about double the last.
 fn next_size(len: usize, max: usize) -> usize {
@@ -376,12 +401,42 @@ impl Table {
 
     /// What the table knows of a position at bound `b`.
     pub fn lookup(&mut self, key: Key, b: MateLen, line: &Line, anchors: &Anchors) -> SearchResult {
+        let found = self.scan(key, b, anchors);
+        if let Some(i) = found.own {
+            if let Some(r) = self.own_result(&self.slots[i], b, line, anchors.floor()) {
+                return r;
+            }
+        }
+        if let Some(j) = found.proof {
+            self.dominance_hits += 1;
+            let exact = false;
+            return SearchResult::Proven(Proof {
+                exact,
+                ..self.slots[j].proof()
+            });
+        }
+        if let Some(j) = found.disproof {
+            self.dominance_hits += 1;
+            let exact = false;
+            return SearchResult::Disproven(Disproof {
+                exact,
+                ..self.slots[j].disproof()
+            });
+        }
+        let (pn, dn) = found
+            .own
+            .and_then(|i| guess(&self.slots[i], b))
+            .unwrap_or((1, 1));
+        SearchResult::unknown(pn, dn)
+    }
+
+    /// Reads the run of a position's board: its own entry, and the first
+    /// entries of other hands whose proof or disproof within `b` serves it.
+    fn scan(&mut self, key: Key, b: MateLen, anchors: &Anchors) -> Found {
         let Key { board: bkey, hand } = key;
         let cap = self.slots.len();
         let floor = anchors.floor();
-        let mut own: Option<usize> = None;
-        let mut proof: Option<usize> = None;
-        let mut disproof: Option<usize> = None;
+        let mut found = Found::default();
         let want = position_tag(key);
         let board = board_tag(bkey);
         let mut i = home(bkey, cap);
@@ -390,28 +445,28 @@ impl Table {
             let tag = self.tags[i];
             self.probes += 1;
             if tag == 0 {
-                break;
+                return found;
             }
             if tag & TAG_BOARD == board & TAG_BOARD {
                 if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
-                    own = Some(i);
+                    found.own = Some(i);
                 } else if tag & TAG_OTHERS != 0 && self.dominance {
                     let e = &self.slots[i];
                     if e.bkey == bkey {
-                        if proof.is_none()
+                        if found.proof.is_none()
                             && e.proven_within(b)
                             && !e.p_exact()
                             && e.p_epoch >= floor
                             && anchors.allows_other_hands(e.pa())
                             && hand.covers(e.proof_hand())
                         {
-                            proof = Some(i);
-                        } else if disproof.is_none()
+                            found.proof = Some(i);
+                        } else if found.disproof.is_none()
                             && e.disproven_within(b)
                             && !e.d_exact()
                             && e.disproof_hand().covers(hand)
                         {
-                            disproof = Some(i);
+                            found.disproof = Some(i);
                         }
                     }
                 }
@@ -421,84 +476,38 @@ impl Table {
                 i = 0;
             }
         }
-        if let Some(i) = own {
-            let e = &self.slots[i];
-            if e.proven_within(b) && e.p_epoch >= floor {
-                return SearchResult::Proven(Proof {
-                    len: e.proof_len().expect("proven"),
-                    hand: e.proof_hand(),
-                    exact: e.p_exact(),
-                    pa: e.pa(),
-                    rep: Rep::None,
-                });
-            }
-            if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
-                return SearchResult::Proven(Proof {
-                    len: lp_b,
+    }
+
+    /// The proof or disproof within `b` a position's own entry `e` gives on
+    /// this line (proofs of epochs from `floor` up), if it gives one.
+    fn own_result(&self, e: &Entry, b: MateLen, line: &Line, floor: u32) -> Option<SearchResult> {
+        if e.proven_within(b) && e.p_epoch >= floor {
+            return Some(SearchResult::Proven(e.proof()));
+        }
+        if let Some(len) = self.line_proof_holds(e, b, line, floor) {
+            return Some(SearchResult::Proven(Proof {
+                len,
+                hand: Hand::EMPTY,
+                exact: true,
+                pa: true,
+                rep: Rep::Stored(e.lp),
+            }));
+        }
+        if e.disproven_within(b) {
+            return Some(SearchResult::Disproven(e.disproof()));
+        }
+        if e.rep != 0 {
+            let (bound, _, rep) = self.set(e.rep);
+            if bound >= b && line.contains_all(rep) {
+                return Some(SearchResult::Disproven(Disproof {
+                    bound,
                     hand: Hand::EMPTY,
                     exact: true,
-                    pa: true,
-                    rep: Rep::Stored(e.lp),
-                });
-            }
-            if e.disproven_within(b) {
-                return SearchResult::Disproven(Disproof {
-                    bound: e.disproof_bound().unwrap_or(MateLen::plies(-1)),
-                    hand: e.disproof_hand(),
-                    exact: e.d_exact(),
-                    rep: Rep::None,
-                });
-            }
-            if e.rep != 0 {
-                let (rep_b, _, rep) = self.set(e.rep);
-                if rep_b >= b && line.contains_all(rep) {
-                    return SearchResult::Disproven(Disproof {
-                        bound: rep_b,
-                        hand: Hand::EMPTY,
-                        exact: true,
-                        rep: Rep::Stored(e.rep),
-                    });
-                }
+                    rep: Rep::Stored(e.rep),
+                }));
             }
         }
-        if let Some(j) = proof {
-            self.dominance_hits += 1;
-            let o = &self.slots[j];
-            return SearchResult::Proven(Proof {
-                len: o.proof_len().expect("proven"),
-                hand: o.proof_hand(),
-                exact: false,
-                pa: o.pa(),
-                rep: Rep::None,
-            });
-        }
-        if let Some(j) = disproof {
-            self.dominance_hits += 1;
-            let o = &self.slots[j];
-            return SearchResult::Disproven(Disproof {
-                bound: o.disproof_bound().expect("disproven"),
-                hand: o.disproof_hand(),
-                exact: false,
-                rep: Rep::None,
-            });
-        }
-        if let Some(i) = own {
-            let e = &self.slots[i];
-            let open = e.open_bound();
-            if open == Some(b) {
-                let (pn, dn) = e.numbers();
-                return SearchResult::unknown(pn, dn);
-            }
-            if e.disproof_bound().is_some() {
-                return SearchResult::unknown(DISPROVEN_BELOW_PN, 1);
-            }
-            if open.is_some_and(|o| MateLen::ZERO <= o && o < b) {
-                // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
-                let (pn, dn) = e.numbers();
-                return SearchResult::unknown(pn, dn);
-            }
-        }
-        SearchResult::unknown(1, 1)
+        None
     }
 
     /// The proven length of a position's own entry usable on this line, if any.
