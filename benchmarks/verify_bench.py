@@ -6,7 +6,10 @@ nodes, how many problems took more than 1 s and more than 10 s, and how many a
 limit cut short (a finding ``unknown``: their time and nodes are the limit's,
 not the verification's; the time limit is wall-clock, so on a busy machine
 give it room).  ``--slowest N`` lists the slowest
-problems.  ``--save FILE`` writes one JSON line per problem, to compare runs.
+problems.  ``--save FILE`` writes one JSON line per problem; ``--compare FILE``
+holds this run against such a file: every problem's verdict, length and
+alternatives must be the same (a difference is listed and the exit status is
+1), and the nodes are compared (equal when the search's algorithm is).
 ``--exact-lengths`` (or ``--length-budget N``) sets verify's length budget
 (docs/verify.md), which the default run keeps at its default.  The nodes are
 also split by kind of question (``Report.stats["nodes_by_question"]``): for
@@ -42,6 +45,7 @@ def main() -> int:
     ap.add_argument("--id", dest="ids", action="append", help="only this problem (repeatable)")
     ap.add_argument("--slowest", type=int, default=5, help="list the N slowest problems (default 5)")
     ap.add_argument("--save", metavar="FILE", help="one JSON line per problem")
+    ap.add_argument("--compare", metavar="FILE", help="a --save file of another run to hold this one against")
     ap.add_argument("--length-budget", type=int, default=LENGTH_BUDGET, metavar="N",
                     help=f"verify's length budget in nodes (default {LENGTH_BUDGET:,})")
     ap.add_argument("--exact-lengths", action="store_true", help="no length budget (every length read exactly)")
@@ -49,6 +53,7 @@ def main() -> int:
     budget = None if args.exact_lengths else args.length_budget
     print("engine: Rust (tsume._engine)", flush=True)
     out = open(args.save, "w") if args.save else None
+    every = []
     for name in args.collections:
         problems = load(locate(name))
         if args.ids:
@@ -67,6 +72,7 @@ def main() -> int:
                    "alternatives": [[a.ply, a.move, a.status, a.kind, a.length, a.length_min]
                                     for a in report.alternatives]}
             rows.append(row)
+            every.append(row)
             if out:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
@@ -90,7 +96,34 @@ def main() -> int:
                   + "; " + ", ".join(f"{q} {n:,}" for q, n in r["by_question"].items()))
     if out:
         out.close()
+    if args.compare:
+        return compare(every, args.compare)
     return 0
+
+
+def compare(rows: list[dict], path: str) -> int:
+    """Holds this run's rows against a saved run: answers must agree."""
+    with open(path) as f:
+        saved = {(r["collection"], r["id"]): r for r in map(json.loads, f)}
+    answers = ("verdict", "length", "alternatives")
+    differ, same_nodes, nodes, saved_nodes, secs, saved_secs = [], 0, 0, 0, 0.0, 0.0
+    for r in rows:
+        old = saved.get((r["collection"], r["id"]))
+        if old is None:
+            continue
+        if any(r[k] != old[k] for k in answers):
+            differ.append(r["id"])
+        same_nodes += r["nodes"] == old["nodes"]
+        nodes += r["nodes"]
+        saved_nodes += old["nodes"]
+        secs += r["seconds"]
+        saved_secs += old["seconds"]
+    n = sum((r["collection"], r["id"]) in saved for r in rows)
+    print(f"against {path}: {n} problems, answers differ in {len(differ)}"
+          + (f" ({', '.join(differ[:20])})" if differ else "")
+          + f"; nodes equal in {same_nodes}, total {nodes:,} against {saved_nodes:,} "
+          f"({nodes / max(1, saved_nodes) - 1:+.1%}); CPU seconds {secs:.1f} against {saved_secs:.1f}")
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

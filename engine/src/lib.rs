@@ -4,7 +4,8 @@
 //! * [`variant`]: a variant as data (faces, leaps, rides, kinds, switches);
 //! * [`tables`]: the lookup tables built from it for one board length;
 //! * [`position`]: the position, make/unmake and hashes; further `impl`
-//!   blocks in [`attacks`], [`movegen`], [`legal`], [`checks`];
+//!   blocks in [`attacks`], [`movegen`], [`legal`], [`checks`],
+//!   [`interposition`];
 //! * [`perft`] and [`unmove`] (the composer's retro-moves).
 //! * [`search`]: the df-pn search and the questions the package asks of it.
 //!
@@ -15,6 +16,7 @@ pub mod checks;
 pub mod colour;
 pub mod error;
 pub mod hand;
+pub mod interposition;
 pub mod legal;
 pub mod movegen;
 pub mod moves;

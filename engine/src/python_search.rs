@@ -20,9 +20,9 @@ use pyo3::types::PyDict;
 use super::values::PyMove;
 use super::{tsume_error, PyPosition, PyTables};
 use crate::moves::Move;
-use crate::search::bound::{Bound as Plies, INF, UNBOUNDED};
-use crate::search::engine::{Halt, Limits, Search};
-use crate::search::monitor::{Hooks, Stop};
+use crate::search::engine::{Limits, Search};
+use crate::search::mate_len::MateLen;
+use crate::search::monitor::{Halt, Hooks, Stop};
 use crate::search::options::Options;
 
 /// What the hooks share with the binding: whether to look at Python's
@@ -96,16 +96,16 @@ pub struct PySearch {
     broken: AtomicBool,
 }
 
-fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<Plies> {
+fn bound_arg(py: Python<'_>, b: Option<i64>) -> PyResult<MateLen> {
     match b {
-        None => Ok(INF),
-        Some(b) if (0..UNBOUNDED as i64).contains(&b) => Ok(b as Plies),
+        None => Ok(MateLen::INFINITE),
+        Some(b) if (0..=MateLen::MAX_PLIES as i64).contains(&b) => Ok(MateLen::plies(b as i32)),
         Some(b) => Err(tsume_error(
             py,
             "ArgumentError",
             &format!(
                 "bound must be None or a number of plies from 0 to {}, not {b}",
-                UNBOUNDED - 1
+                MateLen::MAX_PLIES
             ),
         )),
     }
@@ -127,8 +127,13 @@ fn count_arg(py: Python<'_>, n: Option<Bound<'_, PyAny>>, name: &str) -> PyResul
     ))
 }
 
-fn out_bound(b: Plies) -> Option<i64> {
-    (b < UNBOUNDED).then_some(b as i64)
+/// A length for Python.
+fn plies(b: MateLen) -> i64 {
+    b.get() as i64
+}
+
+fn out_bound(b: MateLen) -> Option<i64> {
+    b.bounded().map(i64::from)
 }
 
 impl PySearch {
@@ -333,14 +338,14 @@ impl PySearch {
     #[pyo3(signature = (bound=None, descend=false))]
     fn value(&self, py: Python<'_>, bound: Option<i64>, descend: bool) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.value(b, descend)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.value(b, descend)?.map(plies)))
     }
 
     /// The length of the first proof within `bound`: an upper bound of the mate's (None: no mate).
     #[pyo3(signature = (bound=None))]
     fn first_proof(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.first_proof(b)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.first_proof(b)?.map(plies)))
     }
 
     /// Is there a mate within `bound` at all (the first proof, no climb)?
@@ -362,7 +367,7 @@ impl PySearch {
         let budget = count_arg(py, budget, "budget")?;
         self.run(py, |s| {
             let l = s.value_within(b, budget)?;
-            Ok((l.upper.map(|v| v as i64), l.low as i64))
+            Ok((l.upper.map(plies), plies(l.low)))
         })
     }
 
@@ -417,7 +422,7 @@ impl PySearch {
                 (
                     t.py_move(c.m),
                     c.useless,
-                    c.value.map(|v| v as i64),
+                    c.value.map(plies),
                     self.moves(&c.line),
                     c.left,
                 )
@@ -442,7 +447,7 @@ impl PySearch {
     #[pyo3(signature = (bound=None))]
     fn best_other_value(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<Option<i64>> {
         let b = bound_arg(py, bound)?;
-        self.run(py, |s| Ok(s.best_other_value(b)?.map(|v| v as i64)))
+        self.run(py, |s| Ok(s.best_other_value(b)?.map(plies)))
     }
 
     /// `(length, moves)` after `mate(bound)` proved the current position.
@@ -450,7 +455,7 @@ impl PySearch {
     fn main_line(&self, py: Python<'_>, bound: Option<i64>) -> PyResult<(i64, Vec<PyMove>)> {
         let b = bound_arg(py, bound)?;
         let (len, m) = self.run(py, |s| s.main_line(b))?;
-        Ok((len as i64, self.moves(&m)))
+        Ok((plies(len), self.moves(&m)))
     }
 
     /// Every checking move here with its exact mate length within `bound` (None: none).
@@ -465,7 +470,7 @@ impl PySearch {
         let t = self.tables.get();
         Ok(firsts
             .into_iter()
-            .map(|(m, v)| (t.py_move(m), v.map(|v| v as i64)))
+            .map(|(m, v)| (t.py_move(m), v.map(plies)))
             .collect())
     }
 
@@ -474,9 +479,7 @@ impl PySearch {
     fn walk(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>, exact: bool) -> PyResult<()> {
         let m = self.move_arg(r#move)?;
         let legal = self.run(py, |s| {
-            let mut list = crate::moves::MoveList::new();
-            s.pos.legal_moves(Some(false), &mut list);
-            let ok = list.contains(m);
+            let ok = s.is_legal(m);
             if ok {
                 s.walk(m, exact);
             }
@@ -584,7 +587,7 @@ impl PySearch {
     /// What the table's entries hold: `(proofs, disproofs at any length,
     /// disproofs within a bound, open)` (a diagnostic: it reads every entry).
     fn table_census(&self, py: Python<'_>) -> (usize, usize, usize, usize) {
-        let [a, b, c, d] = self.read(py, |s| s.table.census());
+        let [a, b, c, d] = self.read(py, |s| s.table_census());
         (a, b, c, d)
     }
 

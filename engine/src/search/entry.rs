@@ -8,8 +8,8 @@
 //!   for this hand only (`p_exact`) and whether its tree met an anchor's board
 //!   (`pa`, [`crate::search::anchors`]);
 //! * a **disproof**: not mated within `disproven` plies (nor within any
-//!   smaller bound; [`crate::search::bound::INF`]: at no length), with its
-//!   disproof hand and `d_exact`;
+//!   smaller bound; unbounded: at no length), with its disproof hand and
+//!   `d_exact`;
 //! * a disproof that rests on repetitions of the line, and a proof that rests
 //!   on the line (a useless interposition judged with its repetitions
 //!   counted): each a set of line positions in [`crate::search::sets`], with
@@ -23,10 +23,18 @@
 
 use crate::hand::Hand;
 use crate::search::anchors::Epoch;
-use crate::search::bound::{Bound, PnDn, NOT_DISPROVEN, NOT_PROVEN};
+use crate::search::key::Key;
+use crate::search::mate_len::MateLen;
+use crate::search::numbers::PnDn;
+use crate::search::result::{Disproof, Proof, Rep};
 use crate::search::sets::SetRef;
 
 const USED: u8 = 128;
+
+// The lengths are kept as plies; these stand for "none".
+const NOT_PROVEN: i32 = i32::MAX;
+const NOT_DISPROVEN: i32 = -1;
+const NOT_OPEN: i32 = -1;
 const P_EXACT: u8 = 1;
 const D_EXACT: u8 = 2;
 const PA: u8 = 4;
@@ -67,9 +75,9 @@ pub struct Entry {
     work: u32,
     pn: u32,
     dn: u32,
-    pub(crate) b: Bound,
-    pub(crate) proven: Bound,
-    pub(crate) disproven: Bound,
+    b: i32,
+    proven: i32,
+    disproven: i32,
     pub(crate) p_epoch: Epoch,
     pub(crate) rep: SetRef,
     pub(crate) lp: SetRef,
@@ -81,16 +89,16 @@ unsafe impl crate::search::slab::Zeroable for Entry {}
 
 impl Entry {
     /// A new entry for a position, knowing nothing.
-    pub fn new(bkey: u64, hand: Hand) -> Entry {
+    pub fn new(key: Key) -> Entry {
         Entry {
-            bkey,
-            hand: pack(hand),
+            bkey: key.board,
+            hand: pack(key.hand),
             work: 0,
             pn: 1,
             dn: 1,
             proof_hand: 0,
             disproof_hand: 0,
-            b: -1,
+            b: NOT_OPEN,
             proven: NOT_PROVEN,
             disproven: NOT_DISPROVEN,
             p_epoch: 0,
@@ -118,10 +126,19 @@ impl Entry {
         unpack(self.hand)
     }
 
-    /// Is this the entry of the position (board key and attacker hand)?
+    /// The position of the entry.
     #[inline(always)]
-    pub fn is_for(&self, bkey: u64, hand: Hand) -> bool {
-        self.hand == pack(hand) && self.bkey == bkey && !self.is_empty()
+    pub fn key(&self) -> Key {
+        Key {
+            board: self.bkey,
+            hand: self.hand(),
+        }
+    }
+
+    /// Is this the entry of the position?
+    #[inline(always)]
+    pub fn is_for(&self, key: Key) -> bool {
+        self.hand == pack(key.hand) && self.bkey == key.board && !self.is_empty()
     }
 
     /// The proof hand.
@@ -140,6 +157,59 @@ impl Entry {
     #[inline(always)]
     pub fn numbers(&self) -> (PnDn, PnDn) {
         (self.pn as PnDn, self.dn as PnDn)
+    }
+
+    /// The bound of the open search the numbers are of (None: none yet).
+    #[inline(always)]
+    pub fn open_bound(&self) -> Option<MateLen> {
+        (self.b != NOT_OPEN).then_some(MateLen::plies(self.b))
+    }
+
+    /// The length of the proof (None: no proof).
+    #[inline(always)]
+    pub fn proof_len(&self) -> Option<MateLen> {
+        (self.proven != NOT_PROVEN).then_some(MateLen::plies(self.proven))
+    }
+
+    /// Is the position proven mated within `b`?
+    #[inline(always)]
+    pub fn proven_within(&self, b: MateLen) -> bool {
+        self.proven <= b.get()
+    }
+
+    /// The bound of the disproof (None: no disproof).
+    #[inline(always)]
+    pub fn disproof_bound(&self) -> Option<MateLen> {
+        (self.disproven != NOT_DISPROVEN).then_some(MateLen::plies(self.disproven))
+    }
+
+    /// The proof (the entry holds one).
+    #[inline(always)]
+    pub fn proof(&self) -> Proof {
+        Proof {
+            len: MateLen::plies(self.proven),
+            hand: self.proof_hand(),
+            exact: self.p_exact(),
+            pa: self.pa(),
+            rep: Rep::None,
+        }
+    }
+
+    /// The disproof (bound -1, below any real one, if the entry holds none).
+    #[inline(always)]
+    pub fn disproof(&self) -> Disproof {
+        Disproof {
+            bound: MateLen::plies(self.disproven),
+            hand: self.disproof_hand(),
+            exact: self.d_exact(),
+            rep: Rep::None,
+        }
+    }
+
+    /// Is the position disproven within `b` (not mated within it)?
+    #[inline(always)]
+    pub fn disproven_within(&self, b: MateLen) -> bool {
+        self.disproven >= b.get()
     }
 
     /// The nodes spent below the entry (saturating).
@@ -183,15 +253,15 @@ impl Entry {
     /// a shorter one of an epoch still in use (`floor`).
     pub fn set_proof(
         &mut self,
-        length: Bound,
+        length: MateLen,
         hand: Hand,
         exact: bool,
         pa: bool,
         epoch: Epoch,
         floor: Epoch,
     ) {
-        if length < self.proven || self.p_epoch < floor {
-            self.proven = length;
+        if length.get() < self.proven || self.p_epoch < floor {
+            self.proven = length.get();
             self.proof_hand = pack(hand);
             self.p_epoch = epoch;
             self.flags = self.flags & (USED | D_EXACT)
@@ -201,17 +271,17 @@ impl Entry {
     }
 
     /// Records a disproof within `bound`, unless the entry has one within a larger bound.
-    pub fn set_disproof(&mut self, bound: Bound, hand: Hand, exact: bool) {
-        if bound > self.disproven {
-            self.disproven = bound;
+    pub fn set_disproof(&mut self, bound: MateLen, hand: Hand, exact: bool) {
+        if bound.get() > self.disproven {
+            self.disproven = bound.get();
             self.disproof_hand = pack(hand);
             self.flags = self.flags & !D_EXACT | if exact { D_EXACT } else { 0 };
         }
     }
 
     /// Records the numbers of an open search to bound `b`.
-    pub fn set_open(&mut self, b: Bound, pn: PnDn, dn: PnDn) {
-        self.b = b;
+    pub fn set_open(&mut self, b: MateLen, pn: PnDn, dn: PnDn) {
+        self.b = b.get();
         self.pn = pn.min(u32::MAX as PnDn) as u32;
         self.dn = dn.min(u32::MAX as PnDn) as u32;
     }
@@ -220,6 +290,10 @@ impl Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn len(n: i32) -> MateLen {
+        MateLen::plies(n)
+    }
 
     #[test]
     fn hands_in_nibbles() {
@@ -234,36 +308,58 @@ mod tests {
     fn a_zeroed_entry_is_an_empty_slot() {
         let e = Entry::default();
         assert!(e.is_empty());
-        let f = Entry::new(0, Hand::EMPTY);
-        assert!(!f.is_empty() && f.is_for(0, Hand::EMPTY));
-        assert!(!f.is_for(1, Hand::EMPTY));
+        let key = |board| Key {
+            board,
+            hand: Hand::EMPTY,
+        };
+        let f = Entry::new(key(0));
+        assert!(!f.is_empty() && f.is_for(key(0)));
+        assert!(!f.is_for(key(1)));
+        assert_eq!(f.key(), key(0));
         assert_eq!(f.hand(), Hand::EMPTY);
         assert_eq!(std::mem::size_of::<Entry>(), 64);
     }
 
     #[test]
     fn proofs_keep_the_shortest_of_a_usable_epoch() {
-        let mut e = Entry::new(9, Hand::EMPTY);
+        let mut e = Entry::new(Key {
+            board: 9,
+            hand: Hand::EMPTY,
+        });
         assert!(!e.holds_proof());
-        e.set_proof(7, Hand::EMPTY, false, false, 1, 0);
-        assert_eq!(e.proven, 7);
+        assert_eq!(e.proof_len(), None);
+        e.set_proof(len(7), Hand::EMPTY, false, false, 1, 0);
+        assert_eq!(e.proof_len(), Some(len(7)));
+        assert!(e.proven_within(len(7)) && !e.proven_within(len(5)));
         assert!(!e.p_exact() && !e.pa() && e.holds_proof());
-        e.set_proof(9, Hand::EMPTY, true, true, 2, 0);
-        assert_eq!(e.proven, 7);
+        e.set_proof(len(9), Hand::EMPTY, true, true, 2, 0);
+        assert_eq!(e.proof_len(), Some(len(7)));
         // A proof of an epoch no longer used is replaced even by a longer one.
-        e.set_proof(9, Hand::EMPTY, true, true, 3, 2);
-        assert_eq!((e.proven, e.p_epoch), (9, 3));
+        e.set_proof(len(9), Hand::EMPTY, true, true, 3, 2);
+        assert_eq!((e.proof_len(), e.p_epoch), (Some(len(9)), 3));
+        let p = e.proof();
+        assert_eq!(
+            (p.len, p.exact, p.pa, p.rep),
+            (len(9), true, true, Rep::None)
+        );
         assert!(e.p_exact() && e.pa());
     }
 
     #[test]
     fn disproofs_keep_the_largest_bound() {
-        let mut e = Entry::new(9, Hand::EMPTY);
-        e.set_disproof(5, Hand::EMPTY, false);
-        e.set_disproof(3, Hand::EMPTY, true);
-        assert_eq!(e.disproven, 5);
+        let mut e = Entry::new(Key {
+            board: 9,
+            hand: Hand::EMPTY,
+        });
+        assert_eq!(e.disproof_bound(), None);
+        assert!(!e.disproven_within(MateLen::ZERO));
+        e.set_disproof(len(5), Hand::EMPTY, false);
+        e.set_disproof(len(3), Hand::EMPTY, true);
+        assert_eq!(e.disproof_bound(), Some(len(5)));
+        assert!(e.disproven_within(len(5)) && !e.disproven_within(len(7)));
         assert!(!e.d_exact());
-        e.set_disproof(7, Hand::EMPTY, true);
+        e.set_disproof(len(7), Hand::EMPTY, true);
+        assert_eq!((e.disproof().bound, e.disproof().exact), (len(7), true));
         assert!(e.d_exact());
         // The flags of the proof are untouched.
         assert!(e.p_exact() && e.pa());

@@ -17,13 +17,13 @@
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::search::bound::{widened, PnDn, INF_PN};
 use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
-use crate::search::interposition::interposition_square;
+use crate::search::key::Key;
+use crate::search::numbers::{widened, PnDn, INF_PN};
 use crate::search::options::Options;
+use crate::search::result::SearchResult;
 use crate::search::table::Table;
-use crate::search::value::Value;
 use crate::square::Square;
 
 /// A child of an expanded node.
@@ -33,10 +33,8 @@ pub struct Child {
     pub m: Move,
     /// The child's hash.
     pub h: u64,
-    /// The child's board key.
-    pub bkey: u64,
-    /// The attacker's hand in the child.
-    pub hand: Hand,
+    /// The child's key (its board and the attacker's hand there).
+    pub key: Key,
     /// How the move changes the attacker's hand (an attacker's move only).
     pub change: HandChange,
     /// An interposition's checker square (0: not an interposition).
@@ -45,8 +43,8 @@ pub struct Child {
     pub group: u8,
     /// The initial numbers of a child never seen.
     pub init: (PnDn, PnDn),
-    /// The child's value as last looked up or searched.
-    pub v: Value,
+    /// The child's result as last looked up or searched.
+    pub v: SearchResult,
 }
 
 /// What a node's children add up to.
@@ -151,7 +149,7 @@ impl Expansion {
                 (attacker_hand, HandChange::None)
             };
             let checker = if ranged != 0 {
-                interposition_square(pos, m, ranged)
+                pos.interposition_square(m, ranged)
             } else {
                 0
             };
@@ -172,13 +170,15 @@ impl Expansion {
             self.kids.push(Child {
                 m,
                 h,
-                bkey: h ^ hz,
-                hand,
+                key: Key {
+                    board: h ^ hz,
+                    hand,
+                },
                 change,
                 checker,
                 group,
                 init,
-                v: Value::open(1, 1),
+                v: SearchResult::unknown(1, 1),
             });
         }
     }
@@ -248,13 +248,15 @@ mod tests {
         Child {
             m: Move::board(1, 2),
             h: 0,
-            bkey: 0,
-            hand: Hand::EMPTY,
+            key: Key {
+                board: 0,
+                hand: Hand::EMPTY,
+            },
             change: HandChange::None,
             checker: 0,
             group,
             init: (1, 1),
-            v: Value::open(pn, dn),
+            v: SearchResult::unknown(pn, dn),
         }
     }
 

@@ -13,7 +13,7 @@
 //! square `s` is in group `s`; an attacker node's drop of face `f` on the
 //! side of the king `side` (0 below, 1 above) is in group `1 + 2f + side`.
 
-use crate::search::bound::{add, PnDn};
+use crate::search::numbers::{add, PnDn};
 
 /// The most groups (ids `1..GROUPS`).
 pub const GROUPS: usize = 66;

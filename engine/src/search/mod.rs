@@ -1,46 +1,53 @@
 //! The df-pn search: does the side to move (the attacker) mate within a bound?
 //!
-//! One concept per file:
+//! One concept per file, from the ground up:
 //!
-//! * [`bound`]: length bounds and proof/disproof numbers;
+//! * [`mate_len`]: mate lengths and bounds on them ([`mate_len::MateLen`]);
+//! * [`numbers`]: proof and disproof numbers;
 //! * [`hands`]: proof and disproof hands, carried over moves;
-//! * [`value`]: what the search knows of a position at a bound;
+//! * [`result`]: what the search knows of a position ([`result::SearchResult`]);
 //! * [`line`]: the positions on the current line;
 //! * [`anchors`]: anchors and epochs, which say when a proof may be used;
 //! * [`sets`]: the bounded home of the line positions results rest on;
+//! * [`key`]: a position as the table knows it;
+//! * [`bits`]: a set of slots, for the table's growth;
 //! * [`entry`] and [`table`]: the transposition table, in a [`slab`];
 //! * [`monitor`]: node counting and limits;
 //! * [`options`]: the switches;
 //! * [`groups`]: drops counted once;
 //! * [`expansion`]: a node's children, phi and delta, thresholds;
-//! * [`engine`]: the search of one problem ([`Search`]);
-//! * [`node`]: the node search (MID) and what a won or lost node stores;
-//! * [`interposition`]: the useless-interposition convention;
-//! * [`length`]: exact mate lengths;
-//! * [`reader`]: reading lines off the searches;
-//! * [`questions`]: the public questions.
+//! * [`dfpn`]: the df-pn search with a length bound ([`dfpn::Dfpn`]);
+//! * [`length`]: exact mate lengths ([`length::Length`]);
+//! * [`verdicts`] and [`useless`]: the useless-interposition convention;
+//! * [`memo`] and [`reader`]: reading lines off the searches;
+//! * [`engine`]: the search of one problem and its questions ([`Search`]).
 
 pub mod anchors;
-pub mod bound;
+pub mod bits;
+pub mod dfpn;
 pub mod engine;
 pub mod entry;
 pub mod expansion;
 pub mod groups;
 pub mod hands;
-pub mod interposition;
+pub mod key;
 pub mod length;
 pub mod line;
+pub mod mate_len;
+pub mod memo;
 pub mod monitor;
-pub mod node;
+pub mod numbers;
 pub mod options;
-pub mod questions;
 pub mod reader;
+pub mod result;
 pub mod sets;
 pub mod slab;
 pub mod table;
-pub mod value;
+pub mod useless;
+pub mod verdicts;
 
-pub use engine::{Halt, Limits, Search};
+pub use engine::{Limits, Search};
+pub use monitor::Halt;
 pub use options::Options;
 
 #[cfg(test)]

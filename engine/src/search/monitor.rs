@@ -55,6 +55,21 @@ impl Stop {
     }
 }
 
+/// Why a question got no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A limit or the question's budget.
+    Stop(Stop),
+    /// A bug: the search contradicted itself.
+    Internal(String),
+}
+
+impl From<Stop> for Halt {
+    fn from(s: Stop) -> Halt {
+        Halt::Stop(s)
+    }
+}
+
 /// What the caller is told of, and asked, while the search runs.
 pub trait Hooks: Send {
     /// May the search go on?  (Called at most every [`POLL`].)
@@ -75,6 +90,7 @@ impl Hooks for NoHooks {}
 /// The monitor.
 pub struct Monitor {
     nodes: u64,
+    climb_nodes: u64,
     next_tick: u64,
     node_limit: Option<u64>,
     started: Instant,
@@ -97,6 +113,7 @@ impl Monitor {
         let now = Instant::now();
         let mut m = Monitor {
             nodes: 0,
+            climb_nodes: 0,
             next_tick: 0,
             node_limit,
             started: now,
@@ -149,6 +166,16 @@ impl Monitor {
     #[inline(always)]
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Of the nodes, those spent climbing from a first proof to an exact length.
+    pub fn climb_nodes(&self) -> u64 {
+        self.climb_nodes
+    }
+
+    /// Counts `nodes` nodes spent climbing to an exact length.
+    pub fn add_climb(&mut self, nodes: u64) {
+        self.climb_nodes += nodes;
     }
 
     /// The node count as of the last tick (every [`TICK`] nodes), readable

@@ -15,18 +15,16 @@
 //!
 //! Every node of a line is read with its value on this line known exactly,
 //! so it is put on the line as an exact anchor.  Lines already read are
-//! kept by (position, value) while no search under them rested on the line
-//! (the memo, bounded, emptied by a garbage collection); one is reused only
-//! while none of its positions is on the line.
-
-use std::collections::HashMap;
+//! kept in a [`Memo`].
 
 use crate::moves::{Move, MoveList};
-use crate::search::anchors::Epoch;
-use crate::search::bound::Bound;
-use crate::search::engine::{Halt, Search};
-use crate::search::interposition::interposition_square;
-use crate::search::monitor::Stop;
+use crate::position::Position;
+use crate::search::dfpn::Dfpn;
+use crate::search::length::Length;
+use crate::search::mate_len::MateLen;
+use crate::search::memo::Memo;
+use crate::search::monitor::{Halt, Stop};
+use crate::search::useless::UselessRule;
 use crate::square::Mask;
 
 /// An open upper end of a leftover window (more pieces than any hand holds).
@@ -35,32 +33,10 @@ pub const OPEN: i32 = 1 << 30;
 /// A line and the pieces it leaves the attacker.
 pub type Read = (Vec<Move>, i32);
 
-struct Kept {
-    moves: Vec<Move>,
-    left: i32,
-    seen: Vec<u64>,
-    epoch: Epoch,
-}
-
-/// Lines already read.
-pub struct Memo {
-    lines: HashMap<(u64, Bound, bool, bool), Kept>,
-    words: usize,
-    cap: usize,
-    gc_runs: u64,
-}
-
-impl Memo {
-    /// A memo of at most about `bytes` bytes.
-    pub fn new(bytes: usize) -> Memo {
-        Memo {
-            lines: HashMap::new(),
-            words: 0,
-            cap: (bytes / 16).max(1024),
-            gc_runs: 0,
-        }
-    }
-}
+/// What a reading did, for the tests: the defender nodes it read (with
+/// their values) and the defences it asked about uselessness.
+#[cfg(test)]
+pub type Trace = (Vec<(Position, MateLen)>, Vec<(Position, Move)>);
 
 /// Every defence at a defender node with its value, line and leftover.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,158 +46,141 @@ pub struct Choice {
     /// A useless interposition (no value, no line).
     pub useless: bool,
     /// Plies to mate from the node along it (the defence included).
-    pub value: Option<Bound>,
+    pub value: Option<MateLen>,
     /// Its best line, after the defence.
     pub line: Vec<Move>,
     /// The attacker's pieces left at the end.
     pub left: i32,
 }
 
-/// One reading: thorough or quick, and whether a search under it rested on the line.
-pub(crate) struct Reading {
+/// One reading, thorough or quick, from the search's current position.
+pub struct Reading<'a> {
+    d: &'a mut Dfpn<UselessRule>,
+    memo: &'a mut Memo,
     thorough: bool,
     prune: bool,
+    /// A search under the node being read rested on the line.
     path_dependent: bool,
+    #[cfg(test)]
+    pub(crate) trace: Trace,
 }
 
-impl Reading {
-    pub(crate) fn new(thorough: bool, leftover_pruning: bool) -> Reading {
+/// A reader of lines: a function of the reading, the value and the window.
+type Reader<'a> = fn(&mut Reading<'a>, MateLen, i32, i32) -> Result<Read, Halt>;
+
+impl<'a> Reading<'a> {
+    /// A reading of `d`'s lines, keeping them in `memo`.
+    pub fn new(d: &'a mut Dfpn<UselessRule>, memo: &'a mut Memo, thorough: bool) -> Reading<'a> {
+        let prune = thorough && d.options().leftover_pruning;
         Reading {
+            d,
+            memo,
             thorough,
-            prune: thorough && leftover_pruning,
+            prune,
             path_dependent: false,
+            #[cfg(test)]
+            trace: Default::default(),
         }
     }
-}
 
-impl Search {
+    fn pos(&mut self) -> &mut Position {
+        self.d.position_mut()
+    }
+
     fn hand_count(&self) -> i32 {
-        self.pos.hand(self.attacker).total() as i32
+        self.d.attacker_hand().total() as i32
     }
 
     fn moves_here(&mut self, or_node: bool) -> Vec<Move> {
         let mut list = MoveList::new();
         if or_node {
-            self.pos.checks(&mut list);
+            self.pos().checks(&mut list);
         } else {
-            self.pos.evasions(&mut list);
+            self.pos().evasions(&mut list);
         }
         let mut v: Vec<Move> = list.iter().copied().collect();
         v.sort_unstable();
         v
     }
 
-    fn mated_within(&mut self, reading: &mut Reading, b: Bound) -> Result<bool, Stop> {
-        let (proven, on_line) = self.nested(b)?;
-        reading.path_dependent |= on_line;
+    fn mated_within(&mut self, b: MateLen) -> Result<bool, Stop> {
+        let (proven, on_line) = self.d.mated(b)?;
+        self.path_dependent |= on_line;
         Ok(proven)
     }
 
-    fn enter(&mut self) {
-        self.anchor(true);
-    }
-
-    fn leave(&mut self) {
-        self.release();
-    }
-
-    /// Does the table already prove (or, not `proven`, disprove) the position
-    /// after `m` within `b`?  Only orders moves: the search that follows decides.
-    fn known_after(&mut self, m: Move, b: Bound, proven: bool) -> bool {
-        if b < 0 {
-            return false;
+    /// `moves` with those after which the table already proves (or, not
+    /// `proven`, disproves) the position within `b` first.  Only orders
+    /// moves: the search that follows decides.
+    fn known_first(&mut self, moves: Vec<Move>, b: MateLen, proven: bool) -> Vec<Move> {
+        let mut known = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let mut k = false;
+            if b >= MateLen::ZERO {
+                self.pos().push(m);
+                let v = self.d.probe(b);
+                self.pos().pop();
+                k = if proven {
+                    v.is_proven()
+                } else {
+                    v.is_disproven()
+                };
+            }
+            known.push(k);
         }
-        self.pos.push(m);
-        let v = self.probe(b);
-        self.pos.pop();
-        if proven {
-            v.is_proven()
-        } else {
-            v.is_disproven()
-        }
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| !known[i]);
+        order.into_iter().map(|i| moves[i]).collect()
     }
 
-    /// `read(b, lo, hi)` through the memo.
+    /// `read(b, lo, hi)` through the memo, with the current position on the
+    /// line as an exact anchor.
     fn memoised(
         &mut self,
-        reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         attacker: bool,
         lo: i32,
         hi: i32,
-        read: fn(&mut Search, &mut Reading, Bound, i32, i32) -> Result<Read, Halt>,
+        read: Reader<'a>,
     ) -> Result<Read, Halt> {
-        let key = (self.pos.hash(), b, attacker, reading.thorough);
-        let gc_runs = self.table.stats().gc_runs;
-        if self.memo.gc_runs != gc_runs {
-            // A collection started an epoch no older line is used in.
-            self.memo.gc_runs = gc_runs;
-            self.memo.lines.clear();
-            self.memo.words = 0;
+        let key = (self.d.position().hash(), b, attacker, self.thorough);
+        let gc_runs = self.d.table().stats().gc_runs;
+        let floor = self.d.anchors().floor();
+        if let Some(kept) = self.memo.get(key, gc_runs, floor, self.d.line()) {
+            return Ok(kept);
         }
-        if let Some(k) = self.memo.lines.get(&key) {
-            if k.epoch >= self.anchors.floor() && !k.seen.iter().any(|&h| self.line.contains(h)) {
-                return Ok((k.moves.clone(), k.left));
-            }
-        }
-        let outer = reading.path_dependent;
-        reading.path_dependent = false;
-        let epoch = self.anchors.epoch();
-        let (moves, left) = read(self, reading, b, lo, hi)?;
-        if !reading.path_dependent && lo < left && left < hi {
+        let outer = self.path_dependent;
+        self.path_dependent = false;
+        let epoch = self.d.anchors().epoch();
+        self.d.anchor(true);
+        let r = read(self, b, lo, hi);
+        self.d.release();
+        let (moves, left) = r?;
+        if !self.path_dependent && lo < left && left < hi {
             let mut seen = Vec::with_capacity(moves.len());
             for &m in &moves {
-                self.pos.push(m);
-                seen.push(self.pos.hash());
+                self.pos().push(m);
+                seen.push(self.d.position().hash());
             }
             for _ in &moves {
-                self.pos.pop();
+                self.pos().pop();
             }
-            let words = 8 + moves.len() / 2 + seen.len();
-            if self.memo.words + words > self.memo.cap {
-                self.memo.lines.clear();
-                self.memo.words = 0;
-            }
-            self.memo.words += words;
-            self.memo.lines.insert(
-                key,
-                Kept {
-                    moves: moves.clone(),
-                    left,
-                    seen,
-                    epoch,
-                },
-            );
+            self.memo.put(key, &moves, left, seen, epoch);
         }
-        reading.path_dependent |= outer;
+        self.path_dependent |= outer;
         Ok((moves, left))
     }
 
     /// The best line from an attacker node of value `b` and the attacker's
     /// pieces left; with a window (lo, hi), a leftover at most `lo` or at
     /// least `hi` is only a bound, and its line is not the best one.
-    pub(crate) fn attacker_line(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-        lo: i32,
-        hi: i32,
-    ) -> Result<Read, Halt> {
-        self.memoised(reading, b, true, lo, hi, Search::read_attacker_line)
+    pub fn attacker_line(&mut self, b: MateLen, lo: i32, hi: i32) -> Result<Read, Halt> {
+        self.memoised(b, true, lo, hi, Reading::read_attacker_line)
     }
 
-    fn read_attacker_line(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-        lo: i32,
-        hi: i32,
-    ) -> Result<Read, Halt> {
-        self.lines_read += 1;
-        self.enter();
-        let r = self.attacker_moves(reading, b, lo, hi);
-        self.leave();
-        let (best, mating, skipped) = r?;
+    fn read_attacker_line(&mut self, b: MateLen, lo: i32, hi: i32) -> Result<Read, Halt> {
+        self.memo.count_read();
+        let (best, mating, skipped) = self.attacker_moves(b, lo, hi)?;
         if !mating && !skipped {
             return Err(Halt::Internal(
                 "internal error: no mating move at the proven length".into(),
@@ -237,31 +196,24 @@ impl Search {
     #[allow(clippy::type_complexity)]
     fn attacker_moves(
         &mut self,
-        reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
     ) -> Result<(Option<Read>, bool, bool), Halt> {
         let mut checks = self.moves_here(true);
-        if !reading.thorough {
+        if !self.thorough {
             // Any mating check will do: those the table already proves first,
             // so the line follows the proof just found.
-            let known: Vec<bool> = checks
-                .iter()
-                .map(|&m| self.known_after(m, b - 1, true))
-                .collect();
-            let mut order: Vec<usize> = (0..checks.len()).collect();
-            order.sort_by_key(|&i| !known[i]);
-            checks = order.into_iter().map(|i| checks[i]).collect();
+            checks = self.known_first(checks, b - 1, true);
         }
-        let later_moves = (b - 1) / 2;
+        let later_moves = (b.get() - 1) / 2;
         let mut best: Option<Read> = None;
         let mut floor = lo;
         let (mut mating, mut skipped) = (false, false);
         for m in checks {
-            self.pos.push(m);
-            let r = self.attacker_move(reading, m, b, floor, hi, later_moves);
-            self.pos.pop();
+            self.pos().push(m);
+            let r = self.attacker_move(b, floor, hi, later_moves);
+            self.pos().pop();
             match r? {
                 None => {}
                 Some(None) => skipped = true,
@@ -272,10 +224,10 @@ impl Search {
                         line.extend(moves);
                         best = Some((line, left));
                     }
-                    if !reading.thorough {
+                    if !self.thorough {
                         break;
                     }
-                    if reading.prune && left > floor {
+                    if self.prune && left > floor {
                         floor = left;
                         if floor >= hi {
                             break; // the caller has a line that leaves less
@@ -287,81 +239,63 @@ impl Search {
         Ok((best, mating, skipped))
     }
 
-    /// After the check `m` (made): None if it does not mate within `b - 1`,
+    /// After a check (made): None if it does not mate within `b - 1`,
     /// Some(None) if it cannot keep more than `floor`, else its defender line.
-    #[allow(clippy::type_complexity)]
     fn attacker_move(
         &mut self,
-        reading: &mut Reading,
-        _m: Move,
-        b: Bound,
+        b: MateLen,
         floor: i32,
         hi: i32,
         later_moves: i32,
     ) -> Result<Option<Option<Read>>, Halt> {
-        if reading.prune && self.hand_count() + later_moves <= floor {
+        if self.prune && self.hand_count() + later_moves <= floor {
             return Ok(Some(None)); // cannot keep more than the best so far
         }
-        if !self.mated_within(reading, b - 1)? {
+        if !self.mated_within(b - 1)? {
             return Ok(None);
         }
-        let line = self.defender_line(reading, b - 1, floor, hi)?;
+        let line = self.defender_line(b - 1, floor, hi)?;
         Ok(Some(Some(line)))
     }
 
-    /// Is the defence `d` here (defender to move, mated within `b`) a useless
+    /// Is the defence `m` here (defender to move, mated within `b`) a useless
     /// interposition?  `ranged`: the ride checkers.
-    pub(crate) fn useless_here(
-        &mut self,
-        reading: &mut Reading,
-        d: Move,
-        b: Bound,
-        ranged: Mask,
-    ) -> Result<bool, Stop> {
-        if !self.options.useless_interpositions {
+    pub fn useless_here(&mut self, m: Move, b: MateLen, ranged: Mask) -> Result<bool, Stop> {
+        if !self.d.options().useless_interpositions {
             return Ok(false);
         }
         #[cfg(test)]
-        self.trace.1.push((self.pos.copy(), d));
-        let checker = interposition_square(&self.pos, d, ranged);
+        {
+            let here = self.d.position().copy();
+            self.trace.1.push((here, m));
+        }
+        let checker = self.d.position().interposition_square(m, ranged);
         if checker == 0 {
             return Ok(false);
         }
-        let (useless, on_line, _) = self.useless(d, checker, b)?;
-        reading.path_dependent |= on_line;
-        Ok(useless)
+        let v = UselessRule::verdict(self.d, m, checker, b)?;
+        self.path_dependent |= v.on_line;
+        Ok(v.useless)
     }
 
     /// The best line from a defender node of value `b` (mated within `b` and
-    /// not sooner), and the pieces left; the window as for [`Search::attacker_line`].
-    pub(crate) fn defender_line(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-        lo: i32,
-        hi: i32,
-    ) -> Result<Read, Halt> {
-        self.memoised(reading, b, false, lo, hi, Search::read_defender_line)
+    /// not sooner), and the pieces left; the window as for [`Reading::attacker_line`].
+    pub fn defender_line(&mut self, b: MateLen, lo: i32, hi: i32) -> Result<Read, Halt> {
+        self.memoised(b, false, lo, hi, Reading::read_defender_line)
     }
 
-    fn read_defender_line(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-        lo: i32,
-        hi: i32,
-    ) -> Result<Read, Halt> {
+    fn read_defender_line(&mut self, b: MateLen, lo: i32, hi: i32) -> Result<Read, Halt> {
         #[cfg(test)]
-        self.trace.0.push((self.pos.copy(), b));
+        {
+            let here = self.d.position().copy();
+            self.trace.0.push((here, b));
+        }
         // Each of the b / 2 attacker moves left drops at most one piece.
-        let least = (self.hand_count() - b / 2).max(0);
-        if reading.prune && least >= hi {
+        let least = (self.hand_count() - b.get() / 2).max(0);
+        if self.prune && least >= hi {
             return Ok((vec![], hi)); // every line leaves at least hi: the caller keeps its own
         }
-        self.enter();
-        let r = self.defences(reading, b, lo, hi, least);
-        self.leave();
-        let (best, longest, counted) = r?;
+        let (best, longest, counted) = self.defences(b, lo, hi, least)?;
         if !counted {
             // Every defence a useless interposition: the line ends here.
             return Ok((vec![], self.hand_count()));
@@ -381,61 +315,54 @@ impl Search {
     #[allow(clippy::type_complexity)]
     fn defences(
         &mut self,
-        reading: &mut Reading,
-        b: Bound,
+        b: MateLen,
         lo: i32,
         hi: i32,
         least: i32,
     ) -> Result<(Option<Read>, bool, bool), Halt> {
         // b is this node's exact value, so a counted defence is a longest one
         // exactly when it is not mated within b - 3: one bounded search each.
-        let ranged = self.pos.ride_checkers();
+        let ranged = self.d.position().ride_checkers();
         let mut defences = self.moves_here(false);
-        if !reading.thorough {
+        if !self.thorough {
             // Any longest defence will do: those the table already disproves within b - 3 first.
-            let known: Vec<bool> = defences
-                .iter()
-                .map(|&d| self.known_after(d, b - 3, false))
-                .collect();
-            let mut order: Vec<usize> = (0..defences.len()).collect();
-            order.sort_by_key(|&i| !known[i]);
-            defences = order.into_iter().map(|i| defences[i]).collect();
+            defences = self.known_first(defences, b - 3, false);
         }
         let mut best: Option<Read> = None;
         let mut ceiling = hi;
         let mut longest = false;
         let mut sooner = vec![];
-        for d in defences {
+        for m in defences {
             // A defence mated sooner is not a longest one, useless or not, so
             // that test (dear when it fails) is made only for the others.
-            self.pos.push(d);
-            let r = if b >= 4 {
-                self.mated_within(reading, b - 3)
+            self.pos().push(m);
+            let r = if b >= MateLen::plies(4) {
+                self.mated_within(b - 3)
             } else {
                 Ok(false)
             };
-            self.pos.pop();
+            self.pos().pop();
             if r? {
-                sooner.push(d);
+                sooner.push(m);
                 continue;
             }
-            if self.useless_here(reading, d, b, ranged)? {
+            if self.useless_here(m, b, ranged)? {
                 continue;
             }
             longest = true;
-            self.pos.push(d);
-            let r = self.attacker_line(reading, b - 1, lo, ceiling);
-            self.pos.pop();
+            self.pos().push(m);
+            let r = self.attacker_line(b - 1, lo, ceiling);
+            self.pos().pop();
             let (moves, left) = r?;
             if best.as_ref().is_none_or(|x| left < x.1) {
-                let mut line = vec![d];
+                let mut line = vec![m];
                 line.extend(moves);
                 best = Some((line, left));
             }
-            if !reading.thorough {
+            if !self.thorough {
                 break;
             }
-            if reading.prune && left < ceiling {
+            if self.prune && left < ceiling {
                 ceiling = left;
                 if ceiling <= lo || ceiling <= least {
                     break; // the caller keeps more elsewhere, or none can leave less
@@ -444,8 +371,8 @@ impl Search {
         }
         let mut counted = longest;
         if !counted {
-            for d in sooner {
-                if !self.useless_here(reading, d, b, ranged)? {
+            for m in sooner {
+                if !self.useless_here(m, b, ranged)? {
                     counted = true;
                     break;
                 }
@@ -455,58 +382,54 @@ impl Search {
     }
 
     /// Every defence at a defender node mated within `b`, with its value and line.
-    pub(crate) fn defender_choices_in(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-    ) -> Result<Vec<Choice>, Halt> {
-        self.enter();
-        let r = self.read_choices(reading, b);
-        self.leave();
+    pub fn defender_choices(&mut self, b: MateLen) -> Result<Vec<Choice>, Halt> {
+        self.d.anchor(true);
+        let r = self.read_choices(b);
+        self.d.release();
         r
     }
 
-    fn read_choices(&mut self, reading: &mut Reading, b: Bound) -> Result<Vec<Choice>, Halt> {
-        let ranged = self.pos.ride_checkers();
+    fn read_choices(&mut self, b: MateLen) -> Result<Vec<Choice>, Halt> {
+        let ranged = self.d.position().ride_checkers();
         let mut valued = vec![];
-        for d in self.moves_here(false) {
-            if self.useless_here(reading, d, b, ranged)? {
-                valued.push((d, None));
+        for m in self.moves_here(false) {
+            if self.useless_here(m, b, ranged)? {
+                valued.push((m, None));
                 continue;
             }
-            self.pos.push(d);
-            let r = self.shortest(b - 1, false, true);
-            self.pos.pop();
-            let (v, on_line) = r?;
-            reading.path_dependent |= on_line;
-            match v {
+            self.pos().push(m);
+            let r = Length::exact(self.d, b - 1);
+            self.pos().pop();
+            let l = r?;
+            self.path_dependent |= l.on_line;
+            match l.upper {
                 None => {
                     return Err(Halt::Internal(
                         "internal error: a counted defence escapes the proven bound".into(),
                     ))
                 }
-                Some(v) => valued.push((d, Some(v))),
+                Some(v) => valued.push((m, Some(v))),
             }
         }
         let mut out = vec![];
-        for (d, v) in valued {
+        for (m, v) in valued {
             match v {
                 None => out.push(Choice {
-                    m: d,
+                    m,
                     useless: true,
                     value: None,
                     line: vec![],
                     left: 0,
                 }),
                 Some(v) => {
-                    self.pos.push(d);
-                    let r = self.attacker_line(reading, v, -1, OPEN);
-                    self.pos.pop();
+                    self.pos().push(m);
+                    let r = self.attacker_line(v, -1, OPEN);
+                    self.pos().pop();
                     let (line, left) = r?;
                     out.push(Choice {
-                        m: d,
+                        m,
                         useless: false,
-                        value: Some(1 + v),
+                        value: Some(v + 1),
                         line,
                         left,
                     });
@@ -525,63 +448,61 @@ impl Search {
     /// interposition, tested only where no defence is proven (the mate ends
     /// the line there); where that test fails, or no check is proven, no
     /// line is read (empty).
-    pub(crate) fn proof_line_in(
-        &mut self,
-        reading: &mut Reading,
-        b: Bound,
-    ) -> Result<Vec<Move>, Stop> {
+    pub fn proof_line(&mut self, b: MateLen) -> Result<Vec<Move>, Stop> {
         let mut moves = vec![];
-        let mut seen = vec![self.pos.hash()];
-        let r = self.read_proof_line(reading, b, &mut moves, &mut seen);
+        let mut seen = vec![self.d.position().hash()];
+        let r = self.read_proof_line(b, &mut moves, &mut seen);
         for _ in &moves {
-            self.pos.pop();
+            self.pos().pop();
         }
         r
     }
 
     fn read_proof_line(
         &mut self,
-        reading: &mut Reading,
-        mut b: Bound,
+        mut b: MateLen,
         moves: &mut Vec<Move>,
         seen: &mut Vec<u64>,
     ) -> Result<Vec<Move>, Stop> {
         loop {
-            let attacker = self.or_node();
-            if attacker && b < 1 {
+            let attacker = self.d.or_node();
+            if attacker && b < MateLen::plies(1) {
                 return Ok(vec![]);
             }
-            let mut best: Option<(Move, Bound)> = None;
+            let mut best: Option<(Move, MateLen)> = None;
             let mut unproven = vec![];
             for m in self.moves_here(attacker) {
-                self.pos.push(m);
-                let mut n = -1; // repeats, or not known to be mated within b - 1
-                if !seen.contains(&self.pos.hash()) && self.probe(b - 1).is_proven() {
-                    n = self.proof_length_here().min(b - 1);
-                }
-                self.pos.pop();
-                if n < 0 {
-                    unproven.push(m);
-                } else if best.is_none_or(|(_, len)| if attacker { n < len } else { n > len }) {
-                    best = Some((m, n));
+                self.pos().push(m);
+                // None: repeats, or not known to be mated within b - 1.
+                let h = self.d.position().hash();
+                let n = (!seen.contains(&h) && self.d.probe(b - 1).is_proven())
+                    .then(|| self.d.proof_len_within(b - 1));
+                self.pos().pop();
+                match n {
+                    None => unproven.push(m),
+                    Some(n) => {
+                        if best.is_none_or(|(_, len)| if attacker { n < len } else { n > len }) {
+                            best = Some((m, n));
+                        }
+                    }
                 }
             }
             let Some((m, _)) = best else {
                 if attacker {
                     return Ok(vec![]);
                 }
-                let ranged = self.pos.ride_checkers();
+                let ranged = self.d.position().ride_checkers();
                 for d in unproven {
-                    if !self.useless_here(reading, d, b, ranged)? {
+                    if !self.useless_here(d, b, ranged)? {
                         return Ok(vec![]);
                     }
                 }
                 return Ok(moves.clone()); // mated: no counted defence left
             };
-            self.pos.push(m);
+            self.pos().push(m);
             moves.push(m);
-            seen.push(self.pos.hash());
-            b -= 1;
+            seen.push(self.d.position().hash());
+            b = b - 1;
         }
     }
 }
@@ -589,10 +510,26 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::bound::INF;
-    use crate::search::engine::Limits;
+    use crate::search::monitor::Monitor;
     use crate::search::options::Options;
-    use crate::search::testing::tsume_as_given;
+    use crate::search::table::Table;
+    use crate::search::testing::{tsume, tsume_as_given};
+
+    fn dfpn(pos: &Position) -> Dfpn<UselessRule> {
+        let table = Table::new(1 << 24, true);
+        let monitor = Monitor::new(None, None);
+        Dfpn::new(pos, table, monitor, Options::default(), UselessRule::new())
+    }
+
+    fn names(pos: &Position, moves: &[Move]) -> String {
+        let mut p = pos.copy();
+        let mut out = vec![];
+        for &m in moves {
+            out.push(p.move_string(m));
+            p.push(m);
+        }
+        out.join(" ")
+    }
 
     #[test]
     fn uselessness_is_asked_only_of_defences_that_could_be_longest() {
@@ -601,37 +538,131 @@ mod tests {
         // ask (the test is dear when it fails).  The main line of
         // ruth-L07-0011 has such an interposition.
         let root = tsume_as_given("rutherford", "2P1ks1L6 b LPS 1");
-        let mut s = Search::new(&root, Limits::default(), Options::default()).unwrap();
-        assert!(s.mate(INF).unwrap());
-        let v = s.value(INF, false).unwrap().unwrap();
-        s.trace = Default::default();
-        let (moves, _) = s.best_line(v, true).unwrap();
+        let mut d = dfpn(&root);
+        let v = Length::exact(&mut d, MateLen::INFINITE)
+            .unwrap()
+            .upper
+            .unwrap();
+        let mut memo = Memo::new(1 << 20);
+        let mut reading = Reading::new(&mut d, &mut memo, true);
+        let (moves, _) = reading.attacker_line(v, -1, OPEN).unwrap();
         assert_eq!(moves.len(), 7);
-        let (read, asked) = std::mem::take(&mut s.trace);
+        let (read, asked) = std::mem::take(&mut reading.trace);
         let mut skipped = 0;
         for (node, b) in &read {
             let mut node = node.copy();
             let ranged = node.ride_checkers();
             let mut list = MoveList::new();
             node.evasions(&mut list);
-            for &d in list.iter() {
+            for &m in list.iter() {
                 let mut after = node.copy();
-                after.push(d);
-                let mut fresh = Search::new(&root, Limits::default(), Options::default()).unwrap();
-                fresh.pos = after;
-                let sooner = *b >= 4 && fresh.mate(b - 3).unwrap();
-                let was_asked = asked.iter().any(|(p, m)| p.same_as(&node) && *m == d);
+                after.push(m);
+                let sooner = *b >= MateLen::plies(4) && dfpn(&after).mated(*b - 3).unwrap().0;
+                let was_asked = asked.iter().any(|(p, x)| p.same_as(&node) && *x == m);
                 assert!(
                     !(sooner && was_asked),
                     "{} {}",
                     node.fen(),
-                    node.move_string(d)
+                    node.move_string(m)
                 );
-                if sooner && interposition_square(&node, d, ranged) != 0 {
+                if sooner && node.interposition_square(m, ranged) != 0 {
                     skipped += 1;
                 }
             }
         }
         assert!(skipped >= 1);
+    }
+
+    #[test]
+    fn a_quick_reading_finds_a_line_of_the_same_length() {
+        let nine = tsume("ito", "1k2PT+Fh5+f17 b PC 1");
+        for thorough in [true, false] {
+            let mut d = dfpn(&nine);
+            let mut memo = Memo::new(1 << 20);
+            let (moves, _) = Reading::new(&mut d, &mut memo, thorough)
+                .attacker_line(MateLen::plies(9), -1, OPEN)
+                .unwrap();
+            assert_eq!(moves.len(), 9, "{}", names(&nine, &moves));
+            if thorough {
+                assert_eq!(names(&nine, &moves), "6-4 2-3 4-2 3-2 P*3 2-1 C*4 1-3 4-6");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_read_once_are_kept() {
+        let nine = tsume("ito", "1k2PT+Fh5+f17 b PC 1");
+        let mut d = dfpn(&nine);
+        let mut memo = Memo::new(1 << 20);
+        let first = Reading::new(&mut d, &mut memo, true)
+            .attacker_line(MateLen::plies(9), -1, OPEN)
+            .unwrap();
+        let (read, nodes) = (memo.lines_read(), d.monitor().nodes());
+        assert!(read > 0);
+        let again = Reading::new(&mut d, &mut memo, true)
+            .attacker_line(MateLen::plies(9), -1, OPEN)
+            .unwrap();
+        assert_eq!(again, first);
+        assert_eq!((memo.lines_read(), d.monitor().nodes()), (read, nodes));
+    }
+
+    #[test]
+    fn every_defence_with_its_value_and_line() {
+        // After 6-4 the defender has a mate in 8 against it.
+        let nine = tsume("ito", "1k2PT+Fh5+f17 b PC 1");
+        let mut d = dfpn(&nine);
+        let mut list = MoveList::new();
+        d.position_mut().checks(&mut list);
+        let first = *list
+            .iter()
+            .find(|&&m| nine.move_string(m) == "6-4")
+            .unwrap();
+        d.position_mut().push(first);
+        let after = d.position().copy();
+        let mut memo = Memo::new(1 << 20);
+        let choices = Reading::new(&mut d, &mut memo, true)
+            .defender_choices(MateLen::plies(8))
+            .unwrap();
+        assert!(!choices.is_empty());
+        let longest = choices.iter().filter_map(|c| c.value).max().unwrap();
+        assert_eq!(longest, MateLen::plies(8));
+        for c in choices.iter().filter(|c| !c.useless) {
+            let v = c.value.unwrap();
+            assert_eq!(
+                c.line.len() as i32 + 1,
+                v.get(),
+                "{}",
+                after.move_string(c.m)
+            );
+        }
+        let best = choices
+            .iter()
+            .find(|c| names(&after, &[c.m]) == "2-3")
+            .unwrap();
+        assert_eq!(best.value, Some(MateLen::plies(8)));
+    }
+
+    #[test]
+    fn a_proof_line_is_read_off_the_table() {
+        let five = tsume("ito", "H1kf1P1c2K20 b PHG 1");
+        let mut d = dfpn(&five);
+        assert!(d.mated(MateLen::INFINITE).unwrap().0);
+        let mut memo = Memo::new(1 << 20);
+        let nodes = d.monitor().nodes();
+        let line = Reading::new(&mut d, &mut memo, true)
+            .proof_line(MateLen::INFINITE)
+            .unwrap();
+        // A mate, read by probes alone.
+        assert_eq!(d.monitor().nodes(), nodes);
+        assert!(!line.is_empty() && line.len() % 2 == 1);
+        let mut end = five.copy();
+        for &m in &line {
+            end.push(m);
+        }
+        let mut evasions = MoveList::new();
+        end.evasions(&mut evasions);
+        assert!(end.is_check() && evasions.is_empty());
+        // The position is back where it was.
+        assert!(d.position().same_as(&five));
     }
 }

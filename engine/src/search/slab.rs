@@ -1,12 +1,18 @@
-//! The table's big arrays: zeroed memory, in huge pages when large.
+//! The table's big arrays: zeroed memory, in huge pages when large, that
+//! grows in place.
 //!
 //! A table of millions of entries is read at random places, one per lookup:
 //! with 4 KB pages nearly every lookup also misses the address translation
 //! cache.  On Linux a slab of at least [`HUGE`] bytes is mapped on its own
 //! and the kernel is asked to back it with 2 MB pages (`madvise`; where huge
-//! pages are not available the request changes nothing).  The memory comes
-//! zeroed and is not touched until used, so an array costs no resident
-//! memory before the search writes into it.
+//! pages are not available the request changes nothing).
+//!
+//! A slab is made for the most values it will ever hold and shows a prefix
+//! of them: growing the prefix takes no new mapping and no copy, and the
+//! memory beyond the largest prefix shown so far comes zeroed from the
+//! system, untouched (it costs no resident memory, and no kernel time to
+//! zero it, until the table writes into it).  Memory shown once and hidden
+//! again is zeroed by the slab when it is shown again.
 
 use std::alloc::{alloc_zeroed, dealloc, handle_alloc_error, Layout};
 use std::marker::PhantomData;
@@ -25,44 +31,67 @@ pub unsafe trait Zeroable: Copy {}
 // SAFETY: zero is a valid value of every integer.
 unsafe impl Zeroable for u32 {}
 
-/// A fixed-length array of `T` whose all-zero value is valid.
+/// An array of up to `capacity` values of `T` whose all-zero value is
+/// valid, showing the first `len`.
 pub struct Slab<T: Zeroable> {
     ptr: NonNull<T>,
     len: usize,
+    /// The most values ever shown: the rest is zero as the system gave it.
+    shown: usize,
     layout: Layout,
     mapped: bool,
     _own: PhantomData<T>,
 }
 
 impl<T: Zeroable> Slab<T> {
-    /// `len` zeroed values (at least one).
-    pub fn zeroed(len: usize) -> Slab<T> {
-        let len = len.max(1);
-        let layout = Layout::array::<T>(len).expect("slab size");
-        if layout.size() >= HUGE {
-            if let Some(ptr) = map_huge(layout.size()) {
+    /// Room for up to `capacity` values (at least one), showing `len` zeroed
+    /// ones.  Where the system refuses that much, the room is halved until
+    /// it agrees (never below `len`): [`Slab::capacity`] says what it is.
+    pub fn zeroed(capacity: usize, len: usize) -> Slab<T> {
+        let mut capacity = capacity.max(len).max(1);
+        loop {
+            let layout = Layout::array::<T>(capacity).ok();
+            if let Some((ptr, mapped)) = layout.and_then(allocate::<T>) {
                 return Slab {
-                    ptr: ptr.cast(),
+                    ptr,
                     len,
-                    layout,
-                    mapped: true,
+                    shown: len,
+                    layout: layout.expect("allocated"),
+                    mapped,
                     _own: PhantomData,
                 };
             }
+            if capacity / 2 < len.max(1) {
+                handle_alloc_error(layout.unwrap_or(Layout::new::<T>()))
+            }
+            capacity /= 2;
         }
-        // SAFETY: the layout has a non-zero size (len >= 1, and the types
-        // used are not zero-sized); the pointer is checked for null.
-        let raw = unsafe { alloc_zeroed(layout) } as *mut T;
-        let Some(ptr) = NonNull::new(raw) else {
-            handle_alloc_error(layout)
-        };
-        Slab {
-            ptr,
-            len,
-            layout,
-            mapped: false,
-            _own: PhantomData,
+    }
+
+    /// The most values the slab holds.
+    pub fn capacity(&self) -> usize {
+        self.layout.size() / std::mem::size_of::<T>()
+    }
+
+    /// Shows the first `len` values (at most the capacity): those shown
+    /// anew are zero.
+    pub fn resize(&mut self, len: usize) {
+        assert!(len <= self.capacity(), "a slab holds at most its capacity");
+        if len > self.len {
+            let stale = self.shown.min(len).saturating_sub(self.len);
+            // SAFETY: len..len + stale lies within the allocation (below
+            // `shown` <= capacity), and zero bytes are a valid T.
+            unsafe { self.ptr.as_ptr().add(self.len).write_bytes(0, stale) };
+            self.shown = self.shown.max(len);
         }
+        self.len = len;
+    }
+
+    /// Zeroes the values shown.
+    pub fn clear(&mut self) {
+        // SAFETY: the first `len` values lie within the allocation; zero
+        // bytes are a valid T.
+        unsafe { self.ptr.as_ptr().write_bytes(0, self.len) };
     }
 
     /// Is the array mapped on its own (with huge pages asked for)?
@@ -71,10 +100,26 @@ impl<T: Zeroable> Slab<T> {
     }
 }
 
+/// Zeroed memory for `layout`, mapped on its own if large; None if the
+/// system refuses it.
+fn allocate<T>(layout: Layout) -> Option<(NonNull<T>, bool)> {
+    if let Some(ptr) = map_huge(layout.size()) {
+        return Some((ptr.cast(), true));
+    }
+    // SAFETY: the layout has a non-zero size (capacity >= 1, and the types
+    // used are not zero-sized).
+    let raw = unsafe { alloc_zeroed(layout) } as *mut T;
+    NonNull::new(raw).map(|p| (p, false))
+}
+
 /// An anonymous mapping of `bytes` (zeroed, committed page by page as it is
-/// touched) with huge pages asked for; None if the system refuses it.
+/// touched) with huge pages asked for; None below [`HUGE`] bytes or if the
+/// system refuses it.
 #[cfg(target_os = "linux")]
 fn map_huge(bytes: usize) -> Option<NonNull<u8>> {
+    if bytes < HUGE {
+        return None;
+    }
     // SAFETY: a private anonymous mapping of fresh memory, checked for failure;
     // madvise only sets a hint on it.
     unsafe {
@@ -82,7 +127,7 @@ fn map_huge(bytes: usize) -> Option<NonNull<u8>> {
             std::ptr::null_mut(),
             bytes,
             libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
             -1,
             0,
         );
@@ -143,15 +188,46 @@ mod tests {
     #[test]
     fn small_and_large_slabs_are_zeroed_and_writable() {
         for len in [1, 1000, HUGE / 4 + 7] {
-            let mut s: Slab<u32> = Slab::zeroed(len);
+            let mut s: Slab<u32> = Slab::zeroed(len, len);
             assert_eq!(s.len(), len);
             assert!(s.iter().all(|&x| x == 0));
             s[len - 1] = 7;
             assert_eq!(s[len - 1], 7);
         }
-        let small: Slab<u32> = Slab::zeroed(1000);
+        let small: Slab<u32> = Slab::zeroed(1000, 1000);
         assert!(!small.mapped());
-        let large: Slab<u32> = Slab::zeroed(HUGE);
+        let large: Slab<u32> = Slab::zeroed(HUGE, 10);
         assert_eq!(large.mapped(), cfg!(target_os = "linux"));
+        assert_eq!((large.len(), large.capacity()), (10, HUGE));
+    }
+
+    #[test]
+    fn a_slab_grows_in_place_and_shows_zeros_only() {
+        for capacity in [100, HUGE] {
+            let mut s: Slab<u32> = Slab::zeroed(capacity, 10);
+            s.iter_mut().for_each(|x| *x = 5);
+            let at = s.as_ptr();
+            s.resize(50);
+            assert_eq!(s.as_ptr(), at);
+            assert!(s[..10].iter().all(|&x| x == 5) && s[10..].iter().all(|&x| x == 0));
+            s.iter_mut().for_each(|x| *x = 6);
+            // Hidden and shown again: zeroed.
+            s.resize(20);
+            s.resize(40);
+            assert!(s[..20].iter().all(|&x| x == 6) && s[20..].iter().all(|&x| x == 0));
+            s.clear();
+            assert!(s.iter().all(|&x| x == 0));
+            s.resize(capacity);
+            assert!(s[40..].iter().all(|&x| x == 0));
+        }
+    }
+
+    #[test]
+    fn a_slab_takes_the_room_the_system_gives() {
+        let mut s: Slab<u32> = Slab::zeroed(usize::MAX / 8, 10);
+        assert!(s.capacity() >= 10 && s.capacity() < usize::MAX / 8);
+        s[9] = 1;
+        s.resize(1000);
+        assert_eq!(s[9], 1);
     }
 }

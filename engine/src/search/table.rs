@@ -12,9 +12,10 @@
 //! lookup reads the tags of the run and only the entries that may answer,
 //! however many other hands of its board the run holds.
 //!
-//! The array starts small and doubles as it fills, up to the most entries
-//! the budget allows (counting the old array beside the new one while it
-//! grows).  Past that, a garbage collection drops the entries with the
+//! The array starts small and doubles as it fills, in place, up to the most
+//! entries the budget allows: its memory is reserved for that many at once
+//! and used as it grows ([`Slab`]), and each entry moves to where a copy into
+//! a new array would put it ([`Table::grow`]).  Past that, a garbage collection drops the entries with the
 //! least work below them until half the slots are free: first entries that
 //! hold no proof, which any search may drop; proofs only when that is not
 //! enough, and then every older proof is distrusted from that moment on
@@ -29,13 +30,16 @@
 
 use crate::hand::Hand;
 use crate::search::anchors::Anchors;
-use crate::search::bound::{Bound, PnDn, NOT_PROVEN, UNBOUNDED};
+use crate::search::bits::Bits;
 use crate::search::entry::Entry;
+use crate::search::key::Key;
 use crate::search::line::Line;
+use crate::search::mate_len::MateLen;
 use crate::search::monitor::Watch;
+use crate::search::numbers::PnDn;
+use crate::search::result::{Disproof, Proof, Rep, SearchResult};
 use crate::search::sets::{SetRef, Sets};
 use crate::search::slab::Slab;
-use crate::search::value::{Rep, Value};
 
 /// The proof number of a position looked up at a bound it has not been
 /// searched to, but found not mated within a smaller one: likely not mated
@@ -53,13 +57,6 @@ const FILL_EIGHTHS: usize = 4;
 
 /// Slots between two polls of the watch while the table grows or collects.
 const POLL_SLOTS: usize = 1 << 16;
-
-/// Why a store was not made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotStored {
-    /// Making room dropped proofs: a proof found before that is not stored.
-    ProofsDropped,
-}
 
 /// Counts for the statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,6 +82,10 @@ pub struct TableStats {
 pub struct Table {
     slots: Slab<Entry>,
     tags: Slab<u32>,
+    /// While the table grows: the new slots taken, and the old slots whose
+    /// entries have yet to move (kept for the next growth).
+    taken: Bits,
+    moving: Bits,
     count: usize,
     max_capacity: usize,
     sets: Sets,
@@ -98,6 +99,31 @@ pub struct Table {
     dominance_hits: u64,
     lookups: u64,
     probes: u64,
+}
+
+/// What a lookup found in a run: the position's own entry, and the first
+/// entries of other hands that serve it with a proof and with a disproof.
+#[derive(Default)]
+struct Found {
+    own: Option<usize>,
+    proof: Option<usize>,
+    disproof: Option<usize>,
+}
+
+/// The numbers a lookup at bound `b` takes from a position's own entry
+/// `e` that neither proves nor disproves it there, if any.
+fn guess(e: &Entry, b: MateLen) -> Option<(PnDn, PnDn)> {
+    let open = e.open_bound();
+    if open == Some(b) {
+        return Some(e.numbers());
+    }
+    if e.disproof_bound().is_some() {
+        // Not mated within a smaller bound: likely not within this one either.
+        return Some((DISPROVEN_BELOW_PN, 1));
+    }
+    // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
+    open.filter(|&o| MateLen::ZERO <= o && o < b)
+        .map(|_| e.numbers())
 }
 
 /// The size after `len` on the way to `max`: the sizes are `max` halved,
@@ -140,15 +166,16 @@ fn board_tag(bkey: u64) -> u32 {
 
 /// The tag of a position (without [`TAG_OTHERS`]).
 #[inline(always)]
-fn position_tag(bkey: u64, hand: Hand) -> u32 {
-    board_tag(bkey) | (scramble(bkey ^ hand.packed()) >> 49) as u32 & TAG_POSITION
+fn position_tag(key: Key) -> u32 {
+    board_tag(key.board) | (scramble(key.board ^ key.hand.packed()) >> 49) as u32 & TAG_POSITION
 }
 
 /// The tag of an entry as it stands.
 #[inline(always)]
 fn tag_of(e: &Entry) -> u32 {
-    let others = (e.proven != NOT_PROVEN && !e.p_exact()) || (e.disproven >= 0 && !e.d_exact());
-    position_tag(e.bkey, e.hand()) | if others { TAG_OTHERS } else { 0 }
+    let others =
+        (e.proof_len().is_some() && !e.p_exact()) || (e.disproof_bound().is_some() && !e.d_exact());
+    position_tag(e.key()) | if others { TAG_OTHERS } else { 0 }
 }
 
 /// A hash of a key unrelated to its home slot (SplitMix64's finaliser).
@@ -171,11 +198,20 @@ impl Table {
         // The last size is two thirds of the room; the sizes before it are its
         // halves (rounded up), so the old array beside the new one fits too.
         let room = (bytes - bytes / 8) / entry;
-        let max_capacity = (room * 2 / 3).saturating_sub(2).max(MIN_ENTRIES);
+        // (Slots are numbered in 32 bits.)
+        let max_capacity = (room * 2 / 3)
+            .saturating_sub(2)
+            .clamp(MIN_ENTRIES, u32::MAX as usize);
         let start = start_size(max_capacity);
+        let slots = Slab::zeroed(max_capacity, start);
+        let tags = Slab::zeroed(max_capacity, start);
+        // (As much room as the system gives.)
+        let max_capacity = max_capacity.min(slots.capacity()).min(tags.capacity());
         Table {
-            slots: Slab::zeroed(start),
-            tags: Slab::zeroed(start),
+            slots,
+            tags,
+            taken: Bits::default(),
+            moving: Bits::default(),
             count: 0,
             max_capacity,
             sets: Sets::new(set_words),
@@ -207,12 +243,11 @@ impl Table {
     /// Forgets every entry and set, back to the starting size.
     fn empty(&mut self, anchors: &mut Anchors) {
         let start = start_size(self.max_capacity);
-        // The large arrays go before the new ones are made.
-        self.slots = Slab::zeroed(0);
-        self.tags = Slab::zeroed(0);
+        self.slots.resize(0);
+        self.tags.resize(0);
+        self.slots.resize(start);
+        self.tags.resize(start);
         self.sets = Sets::new(0);
-        self.slots = Slab::zeroed(start);
-        self.tags = Slab::zeroed(start);
         self.sets = Sets::new(self.set_words);
         self.count = 0;
         self.generation += 1;
@@ -259,9 +294,9 @@ impl Table {
         for e in self.slots.iter().filter(|e| !e.is_empty()) {
             let kind = if e.holds_proof() {
                 0
-            } else if e.disproven >= UNBOUNDED {
+            } else if e.disproof_bound().is_some_and(|d| !d.is_bounded()) {
                 1
-            } else if e.disproven >= 0 || e.rep != 0 {
+            } else if e.disproof_bound().is_some() || e.rep != 0 {
                 2
             } else {
                 3
@@ -299,16 +334,16 @@ impl Table {
 
     /// The slot of a position's entry, if it has one.
     #[inline]
-    fn find(&self, bkey: u64, hand: Hand) -> Option<usize> {
+    fn find(&self, key: Key) -> Option<usize> {
         let cap = self.slots.len();
-        let want = position_tag(bkey, hand);
-        let mut i = home(bkey, cap);
+        let want = position_tag(key);
+        let mut i = home(key.board, cap);
         loop {
             let tag = self.tags[i];
             if tag == 0 {
                 return None;
             }
-            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
                 return Some(i);
             }
             i += 1;
@@ -340,44 +375,69 @@ impl Table {
     }
 
     /// The entry of a position, if it has one.
-    pub fn get(&self, bkey: u64, hand: Hand) -> Option<&Entry> {
-        self.find(bkey, hand).map(|i| &self.slots[i])
+    pub fn get(&self, key: Key) -> Option<&Entry> {
+        self.find(key).map(|i| &self.slots[i])
     }
 
     /// Has the position an entry?
-    pub fn known(&self, bkey: u64, hand: Hand) -> bool {
-        self.find(bkey, hand).is_some()
+    pub fn known(&self, key: Key) -> bool {
+        self.find(key).is_some()
     }
 
     /// A stored set: its bound, epoch and positions.
     #[inline]
-    pub fn set(&self, r: SetRef) -> (Bound, u32, &[u64]) {
-        self.sets.get(r)
+    pub fn set(&self, r: SetRef) -> (MateLen, u32, &[u64]) {
+        let (b, epoch, set) = self.sets.get(r);
+        (MateLen::plies(b), epoch, set)
     }
 
-    fn line_proof_holds(&self, e: &Entry, b: Bound, line: &Line, floor: u32) -> Option<Bound> {
+    fn line_proof_holds(&self, e: &Entry, b: MateLen, line: &Line, floor: u32) -> Option<MateLen> {
         if e.lp == 0 {
             return None;
         }
-        let (lp_b, epoch, rep) = self.sets.get(e.lp);
+        let (lp_b, epoch, rep) = self.set(e.lp);
         (lp_b <= b && epoch >= floor && line.contains_all(rep)).then_some(lp_b)
     }
 
-    /// What the table knows of a position (board key, attacker hand) at bound `b`.
-    pub fn lookup(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        b: Bound,
-        line: &Line,
-        anchors: &Anchors,
-    ) -> Value {
+    /// What the table knows of a position at bound `b`.
+    pub fn lookup(&mut self, key: Key, b: MateLen, line: &Line, anchors: &Anchors) -> SearchResult {
+        let found = self.scan(key, b, anchors);
+        if let Some(i) = found.own {
+            if let Some(r) = self.own_result(&self.slots[i], b, line, anchors.floor()) {
+                return r;
+            }
+        }
+        if let Some(j) = found.proof {
+            self.dominance_hits += 1;
+            let exact = false;
+            return SearchResult::Proven(Proof {
+                exact,
+                ..self.slots[j].proof()
+            });
+        }
+        if let Some(j) = found.disproof {
+            self.dominance_hits += 1;
+            let exact = false;
+            return SearchResult::Disproven(Disproof {
+                exact,
+                ..self.slots[j].disproof()
+            });
+        }
+        let (pn, dn) = found
+            .own
+            .and_then(|i| guess(&self.slots[i], b))
+            .unwrap_or((1, 1));
+        SearchResult::unknown(pn, dn)
+    }
+
+    /// Reads the run of a position's board: its own entry, and the first
+    /// entries of other hands whose proof or disproof within `b` serves it.
+    fn scan(&mut self, key: Key, b: MateLen, anchors: &Anchors) -> Found {
+        let Key { board: bkey, hand } = key;
         let cap = self.slots.len();
         let floor = anchors.floor();
-        let mut own: Option<usize> = None;
-        let mut proof: Option<usize> = None;
-        let mut disproof: Option<usize> = None;
-        let want = position_tag(bkey, hand);
+        let mut found = Found::default();
+        let want = position_tag(key);
         let board = board_tag(bkey);
         let mut i = home(bkey, cap);
         self.lookups += 1;
@@ -385,28 +445,28 @@ impl Table {
             let tag = self.tags[i];
             self.probes += 1;
             if tag == 0 {
-                break;
+                return found;
             }
             if tag & TAG_BOARD == board & TAG_BOARD {
-                if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
-                    own = Some(i);
+                if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
+                    found.own = Some(i);
                 } else if tag & TAG_OTHERS != 0 && self.dominance {
                     let e = &self.slots[i];
                     if e.bkey == bkey {
-                        if proof.is_none()
-                            && e.proven <= b
+                        if found.proof.is_none()
+                            && e.proven_within(b)
                             && !e.p_exact()
                             && e.p_epoch >= floor
                             && anchors.allows_other_hands(e.pa())
                             && hand.covers(e.proof_hand())
                         {
-                            proof = Some(i);
-                        } else if disproof.is_none()
-                            && e.disproven >= b
+                            found.proof = Some(i);
+                        } else if found.disproof.is_none()
+                            && e.disproven_within(b)
                             && !e.d_exact()
                             && e.disproof_hand().covers(hand)
                         {
-                            disproof = Some(i);
+                            found.disproof = Some(i);
                         }
                     }
                 }
@@ -416,75 +476,57 @@ impl Table {
                 i = 0;
             }
         }
-        if let Some(i) = own {
-            let e = &self.slots[i];
-            if e.proven <= b && e.p_epoch >= floor {
-                return Value::proven(e.proven, e.proof_hand(), e.p_exact(), e.pa(), Rep::None);
-            }
-            if let Some(lp_b) = self.line_proof_holds(e, b, line, floor) {
-                return Value::proven(lp_b, Hand::EMPTY, true, true, Rep::Stored(e.lp));
-            }
-            if e.disproven >= b {
-                return Value::disproven(e.disproven, e.disproof_hand(), e.d_exact(), Rep::None);
-            }
-            if e.rep != 0 {
-                let (rep_b, _, rep) = self.sets.get(e.rep);
-                if rep_b >= b && line.contains_all(rep) {
-                    return Value::disproven(rep_b, Hand::EMPTY, true, Rep::Stored(e.rep));
-                }
-            }
-        }
-        if let Some(j) = proof {
-            self.dominance_hits += 1;
-            let o = &self.slots[j];
-            return Value::proven(o.proven, o.proof_hand(), false, o.pa(), Rep::None);
-        }
-        if let Some(j) = disproof {
-            self.dominance_hits += 1;
-            let o = &self.slots[j];
-            return Value::disproven(o.disproven, o.disproof_hand(), false, Rep::None);
-        }
-        if let Some(i) = own {
-            let e = &self.slots[i];
-            if e.b == b {
-                let (pn, dn) = e.numbers();
-                return Value::open(pn, dn);
-            }
-            if e.disproven >= 0 {
-                return Value::open(DISPROVEN_BELOW_PN, 1);
-            }
-            if 0 <= e.b && e.b < b {
-                // Left open at a smaller bound: its numbers there are a better guess than (1, 1).
-                let (pn, dn) = e.numbers();
-                return Value::open(pn, dn);
-            }
-        }
-        Value::open(1, 1)
     }
 
-    /// The proven length of a position's own entry usable on this line; [`NOT_PROVEN`] if none.
-    pub fn proof_length(&self, bkey: u64, hand: Hand, line: &Line, anchors: &Anchors) -> Bound {
-        let Some(i) = self.find(bkey, hand) else {
-            return NOT_PROVEN;
-        };
-        let e = &self.slots[i];
+    /// The proof or disproof within `b` a position's own entry `e` gives on
+    /// this line (proofs of epochs from `floor` up), if it gives one.
+    fn own_result(&self, e: &Entry, b: MateLen, line: &Line, floor: u32) -> Option<SearchResult> {
+        if e.proven_within(b) && e.p_epoch >= floor {
+            return Some(SearchResult::Proven(e.proof()));
+        }
+        if let Some(len) = self.line_proof_holds(e, b, line, floor) {
+            return Some(SearchResult::Proven(Proof {
+                len,
+                hand: Hand::EMPTY,
+                exact: true,
+                pa: true,
+                rep: Rep::Stored(e.lp),
+            }));
+        }
+        if e.disproven_within(b) {
+            return Some(SearchResult::Disproven(e.disproof()));
+        }
+        if e.rep != 0 {
+            let (bound, _, rep) = self.set(e.rep);
+            if bound >= b && line.contains_all(rep) {
+                return Some(SearchResult::Disproven(Disproof {
+                    bound,
+                    hand: Hand::EMPTY,
+                    exact: true,
+                    rep: Rep::Stored(e.rep),
+                }));
+            }
+        }
+        None
+    }
+
+    /// The proven length of a position's own entry usable on this line, if any.
+    pub fn proof_length(&self, key: Key, line: &Line, anchors: &Anchors) -> Option<MateLen> {
+        let e = &self.slots[self.find(key)?];
         let floor = anchors.floor();
-        let best = if e.p_epoch >= floor {
-            e.proven
-        } else {
-            NOT_PROVEN
-        };
-        match self.line_proof_holds(e, NOT_PROVEN - 1, line, floor) {
-            Some(lp_b) if lp_b < best => lp_b,
-            _ => best,
+        let own = e.proof_len().filter(|_| e.p_epoch >= floor);
+        let on_line = self.line_proof_holds(e, MateLen::plies(i32::MAX - 1), line, floor);
+        match (own, on_line) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
     // --- stores -------------------------------------------------------------
 
     /// Makes room for one more entry and `words` words of sets: grows the
-    /// table or collects garbage.  `Err` if proofs were dropped.
-    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> Result<(), NotStored> {
+    /// table or collects garbage.  Returns whether proofs were dropped.
+    fn make_room(&mut self, words: usize, anchors: &mut Anchors) -> bool {
         let mut dropped = false;
         if self.count + 1 > self.slots.len() * FILL_EIGHTHS / 8 {
             if self.slots.len() < self.max_capacity {
@@ -501,31 +543,27 @@ impl Table {
         }
         if self.given_up {
             self.empty(anchors);
-            return Err(NotStored::ProofsDropped);
+            return true;
         }
-        if dropped {
-            Err(NotStored::ProofsDropped)
-        } else {
-            Ok(())
-        }
+        dropped
     }
 
     /// The slot of a position's entry, made if there is none (room made beforehand).
-    fn slot(&mut self, bkey: u64, hand: Hand, work: u64) -> usize {
+    fn slot(&mut self, key: Key, work: u64) -> usize {
         let cap = self.slots.len();
-        let want = position_tag(bkey, hand);
-        let mut i = home(bkey, cap);
+        let want = position_tag(key);
+        let mut i = home(key.board, cap);
         loop {
             let tag = self.tags[i];
             if tag == 0 {
-                let mut e = Entry::new(bkey, hand);
+                let mut e = Entry::new(key);
                 e.add_work(work);
                 self.slots[i] = e;
                 self.tags[i] = want;
                 self.count += 1;
                 return i;
             }
-            if tag & !TAG_OTHERS == want && self.slots[i].is_for(bkey, hand) {
+            if tag & !TAG_OTHERS == want && self.slots[i].is_for(key) {
                 self.slots[i].add_work(work);
                 return i;
             }
@@ -536,110 +574,76 @@ impl Table {
         }
     }
 
-    /// Stores a proof within `length`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_proof(
+    /// Stores `result`, found by a search of `key` to bound `b`, resting on
+    /// the line positions `rests_on` (empty: it holds on any line); returns
+    /// it as a lookup here gives it (resting on its stored set, if any).
+    ///
+    /// A proof is not stored if proofs were dropped to make room for it (it
+    /// may pass through one of them); anything else holds whatever was
+    /// dropped.  A useless interposition is its parent's business: never
+    /// stored.
+    pub fn store(
         &mut self,
-        bkey: u64,
-        hand: Hand,
-        length: Bound,
+        key: Key,
+        b: MateLen,
+        result: SearchResult,
+        rests_on: &[u64],
         work: u64,
-        proof_hand: Hand,
-        exact: bool,
-        pa: bool,
         anchors: &mut Anchors,
-    ) -> Result<(), NotStored> {
-        self.make_room(0, anchors)?;
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_proof(
-            length,
-            proof_hand,
-            exact,
-            pa,
-            anchors.epoch(),
-            anchors.floor(),
-        );
+    ) -> SearchResult {
+        if self.make_room(rests_on.len(), anchors) && result.is_proven() {
+            return result;
+        }
+        let i = self.slot(key, work);
+        let e = &mut self.slots[i];
+        let stored = match result {
+            SearchResult::Unknown { pn, dn } => {
+                e.set_open(b, pn, dn);
+                return result;
+            }
+            SearchResult::Proven(p) if rests_on.is_empty() => {
+                e.set_proof(
+                    p.len,
+                    p.hand,
+                    p.exact,
+                    p.pa,
+                    anchors.epoch(),
+                    anchors.floor(),
+                );
+                result
+            }
+            SearchResult::Disproven(d) if rests_on.is_empty() => {
+                e.set_disproof(d.bound, d.hand, d.exact);
+                result
+            }
+            // A result that rests on the line replaces the entry's last such one.
+            SearchResult::Proven(p) => {
+                let r = self.keep_set(i, p.len, anchors.epoch(), rests_on);
+                self.slots[i].lp = r;
+                SearchResult::Proven(Proof {
+                    rep: Rep::Stored(r),
+                    ..p
+                })
+            }
+            SearchResult::Disproven(d) => {
+                let r = self.keep_set(i, d.bound, 0, rests_on);
+                self.slots[i].rep = r;
+                SearchResult::Disproven(Disproof {
+                    rep: Rep::Stored(r),
+                    ..d
+                })
+            }
+            SearchResult::Useless(_) => unreachable!("a useless interposition is not stored"),
+        };
         self.tags[i] = tag_of(&self.slots[i]);
-        Ok(())
+        stored
     }
 
-    /// Stores a proof within `length` that holds while every position of
-    /// `rep` is on the line; it replaces the entry's last such proof.  The
-    /// stored set is returned.
-    pub fn store_line_proof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        length: Bound,
-        rep: &[u64],
-        work: u64,
-        anchors: &mut Anchors,
-    ) -> Result<SetRef, NotStored> {
-        self.make_room(rep.len(), anchors)?;
-        let i = self.slot(bkey, hand, work);
-        let r = self
-            .sets
-            .alloc(i as u32, length, anchors.epoch(), rep)
-            .expect("room was made for the set");
-        self.slots[i].lp = r;
-        Ok(r)
-    }
-
-    /// Stores a disproof within `bound`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_disproof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        bound: Bound,
-        work: u64,
-        disproof_hand: Hand,
-        exact: bool,
-        anchors: &mut Anchors,
-    ) {
-        // A disproof holds whatever was dropped to make room for it.
-        let _ = self.make_room(0, anchors);
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_disproof(bound, disproof_hand, exact);
-        self.tags[i] = tag_of(&self.slots[i]);
-    }
-
-    /// Stores a disproof within `b` that holds while every position of `rep`
-    /// is on the line; the stored set is returned.
-    pub fn store_rep_disproof(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        b: Bound,
-        rep: &[u64],
-        work: u64,
-        anchors: &mut Anchors,
-    ) -> SetRef {
-        let _ = self.make_room(rep.len(), anchors);
-        let i = self.slot(bkey, hand, work);
-        let r = self
-            .sets
-            .alloc(i as u32, b, 0, rep)
-            .expect("room was made for the set");
-        self.slots[i].rep = r;
-        r
-    }
-
-    /// Stores the numbers of an open search to bound `b`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_open(
-        &mut self,
-        bkey: u64,
-        hand: Hand,
-        b: Bound,
-        pn: PnDn,
-        dn: PnDn,
-        work: u64,
-        anchors: &mut Anchors,
-    ) {
-        let _ = self.make_room(0, anchors);
-        let i = self.slot(bkey, hand, work);
-        self.slots[i].set_open(b, pn, dn);
+    /// Stores the set of positions a result of the entry in slot `i` rests on.
+    fn keep_set(&mut self, i: usize, b: MateLen, epoch: u32, set: &[u64]) -> SetRef {
+        self.sets
+            .alloc(i as u32, b.get(), epoch, set)
+            .expect("room was made for the set")
     }
 
     // --- memory -----------------------------------------------------------
@@ -665,24 +669,78 @@ impl Table {
         self.tags[i] = 0;
     }
 
+    /// Grows the table in place.  Every entry goes where inserting the
+    /// entries one by one, in slot order, into an empty array of the new
+    /// size would put it, as a copy did: a first pass finds each entry's new
+    /// slot (kept in its tag meanwhile), a second moves the entries there,
+    /// following the chain when an entry's new slot holds one yet to move.
     fn grow(&mut self) {
-        let n = next_size(self.slots.len(), self.max_capacity);
-        let old = std::mem::replace(&mut self.slots, Slab::zeroed(n));
-        self.tags = Slab::zeroed(n);
-        for (k, &e) in old.iter().enumerate() {
+        let old = self.slots.len();
+        let n = next_size(old, self.max_capacity);
+        let (mut taken, mut moving) = (
+            std::mem::take(&mut self.taken),
+            std::mem::take(&mut self.moving),
+        );
+        taken.reset(n);
+        moving.reset(old);
+        let mut stopped = false;
+        for k in 0..old {
             if self.must_stop(k) {
-                return;
+                stopped = true;
+                break;
             }
-            if !e.is_empty() {
-                let i = self.reinsert(e);
-                self.claim_sets(i);
+            if self.tags[k] == 0 {
+                continue;
+            }
+            let mut i = home(self.slots[k].bkey, n);
+            while taken.has(i) {
+                i += 1;
+                if i == n {
+                    i = 0;
+                }
+            }
+            taken.set(i);
+            moving.set(k);
+            self.tags[k] = i as u32;
+        }
+        if !stopped {
+            self.slots.resize(n);
+            self.tags.resize(n);
+            // From the top down: an entry's new slot is about twice its old
+            // one, so it is mostly free by then, and the moves run in order.
+            for k in (0..old).rev() {
+                if !moving.has(k) {
+                    continue;
+                }
+                moving.unset(k);
+                let (mut e, mut to) = (self.slots[k], self.tags[k] as usize);
+                while to < old && moving.has(to) {
+                    moving.unset(to);
+                    let (next, next_to) = (self.slots[to], self.tags[to] as usize);
+                    self.put(to, e);
+                    (e, to) = (next, next_to);
+                }
+                self.put(to, e);
+            }
+            // The old slots no entry moved to are free.
+            for k in (0..old).filter(|&k| !taken.has(k)) {
+                self.clear_slot(k);
             }
         }
+        (self.taken, self.moving) = (taken, moving);
     }
 
-    /// Tells the sets of the entry in slot `i` where their owner is.
-    fn claim_sets(&mut self, i: usize) {
-        let e = self.slots[i];
+    /// Puts `e` in slot `i`, its sets told where it is.
+    fn put(&mut self, i: usize, e: Entry) {
+        self.tags[i] = tag_of(&e);
+        self.slots[i] = e;
+        self.claim_sets(i, &e);
+    }
+
+    /// Tells the sets of `e`, the entry in slot `i`, where their owner is
+    /// (from the caller's copy: the slot may still be on its way to memory).
+    #[inline]
+    fn claim_sets(&mut self, i: usize, e: &Entry) {
         if e.rep != 0 {
             self.sets.set_owner(e.rep, i as u32);
         }
@@ -811,7 +869,7 @@ impl Table {
             self.clear_slot(i);
             let j = self.reinsert(e);
             if j != i {
-                self.claim_sets(j);
+                self.claim_sets(j, &e);
             }
         }
     }
@@ -821,6 +879,33 @@ impl Table {
 mod tests {
     use super::*;
     use crate::search::hands::any_hand;
+
+    fn len(n: i32) -> MateLen {
+        MateLen::plies(n)
+    }
+
+    fn key(board: u64, hand: Hand) -> Key {
+        Key { board, hand }
+    }
+
+    fn proven(len: MateLen, hand: Hand, exact: bool, pa: bool) -> SearchResult {
+        SearchResult::Proven(Proof {
+            len,
+            hand,
+            exact,
+            pa,
+            rep: Rep::None,
+        })
+    }
+
+    fn disproven(bound: MateLen, hand: Hand, exact: bool) -> SearchResult {
+        SearchResult::Disproven(Disproof {
+            bound,
+            hand,
+            exact,
+            rep: Rep::None,
+        })
+    }
 
     fn h(counts: &[u8]) -> Hand {
         Hand::from_counts(counts).unwrap()
@@ -834,8 +919,8 @@ mod tests {
     fn an_unknown_position_starts_at_one_one() {
         let (mut t, line, anchors) = table();
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
-            Value::open(1, 1)
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
+            SearchResult::unknown(1, 1)
         );
     }
 
@@ -843,61 +928,110 @@ mod tests {
     fn a_proof_holds_for_larger_bounds_and_more_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
         let mine = h(&[1, 1]);
-        t.store_proof(5, mine, 7, 10, h(&[1, 0]), false, false, &mut anchors)
-            .unwrap();
-        assert!(t.lookup(5, mine, 7, &line, &anchors).is_proven());
-        assert!(t.lookup(5, mine, 9, &line, &anchors).is_proven());
-        assert!(!t.lookup(5, mine, 5, &line, &anchors).is_proven());
+        t.store(
+            key(5, mine),
+            len(7),
+            proven(len(7), h(&[1, 0]), false, false),
+            &[],
+            10,
+            &mut anchors,
+        );
+        assert!(t.lookup(key(5, mine), len(7), &line, &anchors).is_proven());
+        assert!(t.lookup(key(5, mine), len(9), &line, &anchors).is_proven());
+        assert!(!t.lookup(key(5, mine), len(5), &line, &anchors).is_proven());
         // Another hand on the board: at least the proof hand.
-        let more = t.lookup(5, h(&[2, 0]), 9, &line, &anchors);
-        assert!(more.is_proven() && !more.exact);
-        assert!(!t.lookup(5, h(&[0, 3]), 9, &line, &anchors).is_proven());
+        let more = t.lookup(key(5, h(&[2, 0])), len(9), &line, &anchors);
+        assert!(matches!(more, SearchResult::Proven(p) if !p.exact));
+        assert!(!t
+            .lookup(key(5, h(&[0, 3])), len(9), &line, &anchors)
+            .is_proven());
         // Another board: nothing.
-        assert!(!t.lookup(6, mine, 9, &line, &anchors).is_proven());
+        assert!(!t.lookup(key(6, mine), len(9), &line, &anchors).is_proven());
         assert_eq!(t.stats().dominance_hits, 1);
     }
 
     #[test]
     fn an_exact_proof_serves_its_own_hand_only() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, Hand::EMPTY, true, false, &mut anchors)
-            .unwrap();
-        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
-        assert!(!t.lookup(5, h(&[2]), 3, &line, &anchors).is_proven());
+        t.store(
+            key(5, h(&[1])),
+            len(3),
+            proven(len(3), Hand::EMPTY, true, false),
+            &[],
+            1,
+            &mut anchors,
+        );
+        assert!(t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(!t
+            .lookup(key(5, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
     }
 
     #[test]
     fn a_disproof_holds_for_smaller_bounds_and_fewer_attacker_pieces() {
         let (mut t, line, mut anchors) = table();
-        t.store_disproof(5, h(&[1, 1]), 9, 3, h(&[1, 2]), false, &mut anchors);
-        assert!(t.lookup(5, h(&[1, 1]), 9, &line, &anchors).is_disproven());
-        assert!(t.lookup(5, h(&[1, 1]), 3, &line, &anchors).is_disproven());
-        assert!(!t.lookup(5, h(&[1, 1]), 11, &line, &anchors).is_final());
-        assert!(t.lookup(5, h(&[0, 2]), 9, &line, &anchors).is_disproven());
-        assert!(!t.lookup(5, h(&[2, 0]), 9, &line, &anchors).is_final());
+        t.store(
+            key(5, h(&[1, 1])),
+            len(9),
+            disproven(len(9), h(&[1, 2]), false),
+            &[],
+            3,
+            &mut anchors,
+        );
+        assert!(t
+            .lookup(key(5, h(&[1, 1])), len(9), &line, &anchors)
+            .is_disproven());
+        assert!(t
+            .lookup(key(5, h(&[1, 1])), len(3), &line, &anchors)
+            .is_disproven());
+        assert!(!t
+            .lookup(key(5, h(&[1, 1])), len(11), &line, &anchors)
+            .is_final());
+        assert!(t
+            .lookup(key(5, h(&[0, 2])), len(9), &line, &anchors)
+            .is_disproven());
+        assert!(!t
+            .lookup(key(5, h(&[2, 0])), len(9), &line, &anchors)
+            .is_final());
     }
 
     #[test]
     fn numbers_come_from_the_same_or_a_smaller_bound() {
         let (mut t, line, mut anchors) = table();
-        t.store_open(5, Hand::EMPTY, 7, 3, 8, 1, &mut anchors);
-        assert_eq!(
-            t.lookup(5, Hand::EMPTY, 7, &line, &anchors),
-            Value::open(3, 8)
+        t.store(
+            key(5, Hand::EMPTY),
+            len(7),
+            SearchResult::unknown(3, 8),
+            &[],
+            1,
+            &mut anchors,
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
-            Value::open(3, 8)
+            t.lookup(key(5, Hand::EMPTY), len(7), &line, &anchors),
+            SearchResult::unknown(3, 8)
         );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 5, &line, &anchors),
-            Value::open(1, 1)
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
+            SearchResult::unknown(3, 8)
+        );
+        assert_eq!(
+            t.lookup(key(5, Hand::EMPTY), len(5), &line, &anchors),
+            SearchResult::unknown(1, 1)
         );
         // Not mated within a smaller bound: looks harder to prove.
-        t.store_disproof(5, Hand::EMPTY, 7, 1, Hand::EMPTY, true, &mut anchors);
+        t.store(
+            key(5, Hand::EMPTY),
+            len(7),
+            disproven(len(7), Hand::EMPTY, true),
+            &[],
+            1,
+            &mut anchors,
+        );
         assert_eq!(
-            t.lookup(5, Hand::EMPTY, 9, &line, &anchors),
-            Value::open(DISPROVEN_BELOW_PN, 1)
+            t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors),
+            SearchResult::unknown(DISPROVEN_BELOW_PN, 1)
         );
     }
 
@@ -906,45 +1040,103 @@ mod tests {
         let (mut t, mut line, mut anchors) = table();
         line.push(100);
         line.push(200);
-        let r = t.store_rep_disproof(5, Hand::EMPTY, 9, &[100, 200], 1, &mut anchors);
-        let v = t.lookup(5, Hand::EMPTY, 9, &line, &anchors);
-        assert_eq!(v, Value::disproven(9, Hand::EMPTY, true, Rep::Stored(r)));
-        line.pop();
-        assert!(!t.lookup(5, Hand::EMPTY, 9, &line, &anchors).is_final());
-        line.push(200);
-        let lp = t
-            .store_line_proof(6, Hand::EMPTY, 5, &[200], 1, &mut anchors)
-            .unwrap();
-        assert_eq!(
-            t.lookup(6, Hand::EMPTY, 7, &line, &anchors).rep,
-            Rep::Stored(lp)
+        let r = t.store(
+            key(5, Hand::EMPTY),
+            len(9),
+            disproven(len(9), Hand::EMPTY, true),
+            &[100, 200],
+            1,
+            &mut anchors,
         );
-        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), 5);
+        let v = t.lookup(key(5, Hand::EMPTY), len(9), &line, &anchors);
+        assert_eq!(
+            v,
+            SearchResult::Disproven(Disproof {
+                bound: len(9),
+                hand: Hand::EMPTY,
+                exact: true,
+                rep: r.rep()
+            })
+        );
+        assert!(matches!(r.rep(), Rep::Stored(_)));
         line.pop();
-        assert!(!t.lookup(6, Hand::EMPTY, 7, &line, &anchors).is_final());
-        assert_eq!(t.proof_length(6, Hand::EMPTY, &line, &anchors), NOT_PROVEN);
+        assert!(!t
+            .lookup(key(5, Hand::EMPTY), len(9), &line, &anchors)
+            .is_final());
+        line.push(200);
+        let lp = t.store(
+            key(6, Hand::EMPTY),
+            len(5),
+            proven(len(5), Hand::EMPTY, true, true),
+            &[200],
+            1,
+            &mut anchors,
+        );
+        assert_eq!(
+            t.lookup(key(6, Hand::EMPTY), len(7), &line, &anchors).rep(),
+            lp.rep()
+        );
+        assert_eq!(
+            t.proof_length(key(6, Hand::EMPTY), &line, &anchors),
+            Some(len(5))
+        );
+        line.pop();
+        assert!(!t
+            .lookup(key(6, Hand::EMPTY), len(7), &line, &anchors)
+            .is_final());
+        assert_eq!(t.proof_length(key(6, Hand::EMPTY), &line, &anchors), None);
     }
 
     #[test]
     fn proofs_of_older_epochs_are_not_used_below_an_anchor() {
         let (mut t, line, mut anchors) = table();
-        t.store_proof(5, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
-            .unwrap();
+        t.store(
+            key(5, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, false),
+            &[],
+            1,
+            &mut anchors,
+        );
         anchors.push(77, Some(8), false);
-        assert!(!t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(!t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
         anchors.pop();
-        assert!(t.lookup(5, h(&[1]), 3, &line, &anchors).is_proven());
+        assert!(t
+            .lookup(key(5, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
         // Found under the anchor: used for other hands only if clear of anchor boards.
         anchors.push(77, Some(8), false);
-        t.store_proof(6, h(&[1]), 3, 1, h(&[1]), false, true, &mut anchors)
-            .unwrap();
-        t.store_proof(7, h(&[1]), 3, 1, h(&[1]), false, false, &mut anchors)
-            .unwrap();
-        assert!(!t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
-        assert!(t.lookup(6, h(&[1]), 3, &line, &anchors).is_proven());
-        assert!(t.lookup(7, h(&[2]), 3, &line, &anchors).is_proven());
+        t.store(
+            key(6, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, true),
+            &[],
+            1,
+            &mut anchors,
+        );
+        t.store(
+            key(7, h(&[1])),
+            len(3),
+            proven(len(3), h(&[1]), false, false),
+            &[],
+            1,
+            &mut anchors,
+        );
+        assert!(!t
+            .lookup(key(6, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(t
+            .lookup(key(6, h(&[1])), len(3), &line, &anchors)
+            .is_proven());
+        assert!(t
+            .lookup(key(7, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
         anchors.pop();
-        assert!(t.lookup(6, h(&[2]), 3, &line, &anchors).is_proven());
+        assert!(t
+            .lookup(key(6, h(&[2])), len(3), &line, &anchors)
+            .is_proven());
     }
 
     #[test]
@@ -985,19 +1177,30 @@ mod tests {
         assert_eq!(t.stats().max_capacity, MIN_ENTRIES);
         let n = MIN_ENTRIES as u64 * 2;
         for k in 0..n {
-            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
+            t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(5),
+                disproven(len(5), any_hand(), false),
+                &[],
+                k,
+                &mut anchors,
+            );
         }
         let s = t.stats();
         assert!(s.gc_runs > 0 && s.entries <= s.capacity * FILL_EIGHTHS / 8);
         // The last entries stored (the most work) are there; the first are gone.
         assert!(t
-            .lookup((n - 1) * 7919, Hand::EMPTY, 5, &line, &anchors)
+            .lookup(key((n - 1) * 7919, Hand::EMPTY), len(5), &line, &anchors)
             .is_disproven());
-        assert!(!t.lookup(7919, Hand::EMPTY, 5, &line, &anchors).is_final());
+        assert!(!t
+            .lookup(key(7919, Hand::EMPTY), len(5), &line, &anchors)
+            .is_final());
         // No proof was dropped: the epoch did not move.
         assert_eq!(anchors.floor(), 0);
         // Every entry left is still found.
-        let found = (0..n).filter(|k| t.known(k * 7919, Hand::EMPTY)).count();
+        let found = (0..n)
+            .filter(|k| t.known(key(k * 7919, Hand::EMPTY)))
+            .count();
         assert_eq!(found, t.len());
     }
 
@@ -1012,27 +1215,32 @@ mod tests {
         t.set_watch(monitor.watch());
         let mut k = 0u64;
         while t.stats().capacity < 2 * POLL_SLOTS {
-            t.store_disproof(k * 7919, Hand::EMPTY, 5, k, any_hand(), false, &mut anchors);
-            k += 1;
-        }
-        let (capacity, generation) = (t.stats().capacity, t.generation());
-        assert!(t.known(0, Hand::EMPTY));
-        monitor.cancel_flag().store(true, Ordering::Relaxed);
-        while t.stats().capacity == capacity && !t.is_empty() {
-            let r = t.store_proof(
-                k * 7919,
-                Hand::EMPTY,
-                3,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(5),
+                disproven(len(5), any_hand(), false),
+                &[],
                 k,
-                Hand::EMPTY,
-                false,
-                false,
                 &mut anchors,
             );
             k += 1;
-            if r.is_err() {
-                break;
+        }
+        let (capacity, generation) = (t.stats().capacity, t.generation());
+        assert!(t.known(key(0, Hand::EMPTY)));
+        monitor.cancel_flag().store(true, Ordering::Relaxed);
+        while t.stats().capacity == capacity && !t.is_empty() {
+            t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(3),
+                proven(len(3), Hand::EMPTY, false, false),
+                &[],
+                k,
+                &mut anchors,
+            );
+            if !t.known(key(k * 7919, Hand::EMPTY)) {
+                break; // not stored
             }
+            k += 1;
         }
         // The growth was given up: the table is empty and starts again, and
         // the proofs of before are distrusted.
@@ -1040,9 +1248,18 @@ mod tests {
         assert!(t.stats().capacity < capacity);
         assert!(t.generation() > generation);
         assert!(anchors.floor() > 0);
-        assert!(!t.known(0, Hand::EMPTY));
-        t.store_disproof(1, Hand::EMPTY, 5, 1, any_hand(), false, &mut anchors);
-        assert!(t.lookup(1, Hand::EMPTY, 5, &line, &anchors).is_disproven());
+        assert!(!t.known(key(0, Hand::EMPTY)));
+        t.store(
+            key(1, Hand::EMPTY),
+            len(5),
+            disproven(len(5), any_hand(), false),
+            &[],
+            1,
+            &mut anchors,
+        );
+        assert!(t
+            .lookup(key(1, Hand::EMPTY), len(5), &line, &anchors)
+            .is_disproven());
     }
 
     #[test]
@@ -1058,13 +1275,12 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let before = t.stats().gc_runs;
-            t.store_disproof(
-                x >> 2,
-                Hand::EMPTY,
-                5,
+            t.store(
+                key(x >> 2, Hand::EMPTY),
+                len(5),
+                disproven(len(5), Hand::EMPTY, false),
+                &[],
                 k % 1000,
-                Hand::EMPTY,
-                false,
                 &mut anchors,
             );
             if t.stats().gc_runs == before {
@@ -1099,38 +1315,32 @@ mod tests {
         let (line, mut anchors) = (Line::new(), Anchors::new());
         let mut refused = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            if t.store_proof(
-                k * 7919,
-                Hand::EMPTY,
-                5,
+            t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(5),
+                proven(len(5), Hand::EMPTY, true, false),
+                &[],
                 1,
-                Hand::EMPTY,
-                true,
-                false,
                 &mut anchors,
-            )
-            .is_err()
-            {
-                refused += 1;
-            }
+            );
+            refused += !t.known(key(k * 7919, Hand::EMPTY)) as u32;
         }
         assert!(refused > 0 && anchors.floor() > 0);
         // Proofs kept from before the last collection are no longer used; later ones are.
         let kept_old = (0..MIN_ENTRIES as u64)
-            .filter(|k| t.known(k * 7919, Hand::EMPTY))
+            .filter(|k| t.known(key(k * 7919, Hand::EMPTY)))
             .count();
         let used_old = (0..MIN_ENTRIES as u64)
             .filter(|k| {
-                t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors)
+                t.lookup(key(k * 7919, Hand::EMPTY), len(5), &line, &anchors)
                     .is_proven()
             })
             .count();
         assert!(kept_old > 0 && used_old == 0, "{kept_old} {used_old}");
         assert!(t
             .lookup(
-                (MIN_ENTRIES as u64 * 2 - 1) * 7919,
-                Hand::EMPTY,
-                5,
+                key((MIN_ENTRIES as u64 * 2 - 1) * 7919, Hand::EMPTY),
+                len(5),
                 &line,
                 &anchors
             )
@@ -1145,18 +1355,79 @@ mod tests {
         line.push(2);
         let mut kept = vec![];
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let r = t.store_rep_disproof(k * 7919, Hand::EMPTY, 5, &[1, 2], k, &mut anchors);
+            let r = t.store(
+                key(k * 7919, Hand::EMPTY),
+                len(5),
+                disproven(len(5), Hand::EMPTY, true),
+                &[1, 2],
+                k,
+                &mut anchors,
+            );
             kept.push(r);
         }
         assert!(t.stats().gc_runs > 0);
         let mut resting = 0;
         for k in 0..(MIN_ENTRIES as u64 * 2) {
-            let v = t.lookup(k * 7919, Hand::EMPTY, 5, &line, &anchors);
-            if let Rep::Stored(r) = v.rep {
+            let v = t.lookup(key(k * 7919, Hand::EMPTY), len(5), &line, &anchors);
+            if let Rep::Stored(r) = v.rep() {
                 assert_eq!(t.set(r).2, &[1, 2]);
                 resting += 1;
             }
         }
         assert_eq!(resting, t.len());
+    }
+
+    #[test]
+    fn growth_puts_every_entry_where_a_copy_would() {
+        // Keys crowded into runs (homes collide and wrap around the end).
+        let mut t = Table::new(64 << 20, true);
+        let mut anchors = Anchors::new();
+        let mut x: u64 = 0x9e37_79b9;
+        for round in 0..4 {
+            while t.count < t.slots.len() * FILL_EIGHTHS / 8 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let board = if x % 3 == 0 { x % 97 } else { x };
+                let hand = Hand::from_counts(&[(x >> 60) as u8]).unwrap();
+                let rests: &[u64] = if x % 11 == 0 { &[1, 2] } else { &[] };
+                t.store(
+                    key(board, hand),
+                    len(3),
+                    disproven(len(3), hand, false),
+                    rests,
+                    x % 50,
+                    &mut anchors,
+                );
+            }
+            // What a copy into a new array gives: each entry, in slot order,
+            // at the first free slot from its home.
+            let n = next_size(t.slots.len(), t.max_capacity);
+            let mut want: Vec<Option<Entry>> = vec![None; n];
+            for (k, e) in t.slots.iter().enumerate() {
+                if t.tags[k] != 0 {
+                    let mut i = home(e.bkey, n);
+                    while want[i].is_some() {
+                        i = (i + 1) % n;
+                    }
+                    want[i] = Some(*e);
+                }
+            }
+            t.grow();
+            assert_eq!(t.slots.len(), n, "round {round}");
+            for (i, w) in want.iter().enumerate() {
+                match w {
+                    None => assert!(t.tags[i] == 0 && t.slots[i].is_empty(), "slot {i}"),
+                    Some(e) => {
+                        assert!(t.slots[i].is_for(e.key()) && t.tags[i] == tag_of(e));
+                        for r in [e.rep, e.lp] {
+                            if r != 0 {
+                                assert_eq!(t.sets.owner(r), i as u32);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

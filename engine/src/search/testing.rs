@@ -3,8 +3,6 @@
 
 use crate::hand::Hand;
 use crate::position::Position;
-use crate::search::engine::{Limits, Search};
-use crate::search::options::Options;
 use crate::variant::builtin;
 
 /// The tsume position of `fen` in the built-in `variant`.
@@ -43,9 +41,4 @@ pub(crate) fn tsume(variant: &str, fen: &str) -> Position {
 /// The tsume position of `fen` with the defender's hand as the string gives it (maybe empty).
 pub(crate) fn tsume_as_given(variant: &str, fen: &str) -> Position {
     Position::from_fen(&builtin(variant), fen).unwrap()
-}
-
-/// A search of `fen` with the default options and no limits.
-pub(crate) fn search(variant: &str, fen: &str) -> Search {
-    Search::new(&tsume(variant, fen), Limits::default(), Options::default()).unwrap()
 }

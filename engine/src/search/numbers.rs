@@ -1,25 +1,7 @@
-//! Length bounds and proof/disproof numbers.
+//! Proof and disproof numbers.
 //!
-//! A *bound* counts plies: "mated within `b` plies".  Bounds at or above
-//! [`UNBOUNDED`] mean "no bound" (a search without one starts at [`INF`] and
-//! each ply down subtracts one, so it never falls below [`UNBOUNDED`]).
-//! Proof and disproof numbers saturate at [`INF_PN`]: a sum of children never
-//! overflows, since a node has at most a few thousand of them.
-
-/// A length bound in plies; negative: below any real bound.
-pub type Bound = i32;
-
-/// "No bound": a search asked for mate at any length starts here.
-pub const INF: Bound = 1 << 30;
-
-/// Bounds from here up are unbounded searches, however deep they went.
-pub const UNBOUNDED: Bound = INF >> 1;
-
-/// The proven length of a position never proven: above every bound, [`INF`] included.
-pub const NOT_PROVEN: Bound = Bound::MAX;
-
-/// The disproven bound of a position never disproven.
-pub const NOT_DISPROVEN: Bound = -1;
+//! They saturate at [`INF_PN`]: a sum of children never overflows, since a
+//! node has at most a few thousand of them.
 
 /// A proof or disproof number.
 pub type PnDn = u64;
@@ -49,14 +31,6 @@ pub fn widened(second: PnDn, k: u32, own: PnDn) -> PnDn {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unbounded_searches_stay_unbounded() {
-        // A path of a million plies from INF is still unbounded.
-        const { assert!(INF - 1_000_000 >= UNBOUNDED) };
-        const { assert!(NOT_PROVEN > INF + 1000) };
-        const { assert!(NOT_DISPROVEN < 0) };
-    }
 
     #[test]
     fn numbers_saturate() {
