@@ -1,10 +1,10 @@
-"""The un-move generator (tsume.compose.unmove): hand-built cases and random cross-checks.
+"""The un-move generator (Position.unmoves): hand-built cases and random cross-checks.
 
 The random tests check both directions on seeded positions of both games:
 
 * completeness -- for a legal move ``m`` from ``P`` to ``Q``, ``(P, m)`` is
-  among ``unmoves(Q)`` (same position string, hands and move number included);
-* soundness -- every ``(P', m')`` of ``unmoves(Q)`` is a valid position
+  among ``Q.unmoves()`` (same position string, hands and move number included);
+* soundness -- every ``(P', m')`` of ``Q.unmoves()`` is a valid position
   (its string reads back, with the engine's validation, as the same position),
   ``m'`` is legal in it, and ``P'.push(m')`` gives ``Q``.
 
@@ -19,8 +19,7 @@ from collections import Counter
 
 import pytest
 
-from tsume import ArgumentError, Move, Position, TsumeError
-from tsume.compose.unmove import unmoves
+from tsume import Move, Position
 from tsume.generate import random_tsume
 
 try:
@@ -31,7 +30,7 @@ except ImportError:  # pragma: no cover - when tests/ itself is on sys.path
 
 def listing(text: str, variant: str = "ito") -> list[tuple[str, str]]:
     """``unmoves`` of a position string as sorted (previous position, move string) pairs."""
-    return sorted((p.fen(), str(m)) for p, m in unmoves(Position(text, variant)))
+    return sorted((p.fen(), str(m)) for p, m in Position(text, variant).unmoves())
 
 
 # --- hand-built cases --------------------------------------------------------------
@@ -123,10 +122,10 @@ def test_rutherford_drop_limits_rule_out_an_undrop():
 
 def test_move_numbers():
     # The move number goes up after each White move (rules decision 8).
-    assert {p.move_number for p, _ in unmoves(Position("k29K w - 5"))} == {5}  # Black moved
-    assert {p.move_number for p, _ in unmoves(Position("k29K b - 5"))} == {4}  # White moved
+    assert {p.move_number for p, _ in Position("k29K w - 5").unmoves()} == {5}  # Black moved
+    assert {p.move_number for p, _ in Position("k29K b - 5").unmoves()} == {4}  # White moved
     # There is no move 0: the previous position of move 1 keeps the number 1.
-    before = unmoves(Position("k29K b - 1"))
+    before = Position("k29K b - 1").unmoves()
     assert before and {p.move_number for p, _ in before} == {1}
 
 
@@ -135,19 +134,10 @@ def test_history_is_ignored_and_pos_is_not_changed():
     q.push_str("1-2")
     q.push_str("30-29")
     text, key = q.fen(), q.key()
-    with_history = [(p.fen(), m) for p, m in unmoves(q)]
+    with_history = [(p.fen(), m) for p, m in q.unmoves()]
     assert (q.fen(), q.key(), q.ply) == (text, key, 2)
-    assert with_history == [(p.fen(), m) for p, m in unmoves(q.copy())]
-    assert all(p.ply == 0 for p, _ in unmoves(q))
-
-
-@pytest.mark.parametrize("bad", [None, "k29K b - 1", 3, [Position()]])
-def test_bad_input(bad):
-    with pytest.raises(ArgumentError) as info:
-        unmoves(bad)
-    assert isinstance(info.value, TsumeError)
-    message = str(info.value)
-    assert "\n" not in message and "Position" in message
+    assert with_history == [(p.fen(), m) for p, m in q.copy().unmoves()]
+    assert all(p.ply == 0 for p, _ in q.unmoves())
 
 
 # --- random cross-checks -----------------------------------------------------------
@@ -200,7 +190,7 @@ def _kind(p: Position, m: Move) -> str:
 
 
 def _check_sound(q: Position, found: list[tuple[Position, int]], reread: bool) -> None:
-    """Soundness of ``unmoves(q)``; with ``reread``, each P is also read back from its string."""
+    """Soundness of ``q.unmoves()``; with ``reread``, each P is also read back from its string."""
     # The move number P must have (rules decision 8), never below 1.
     number = max(1, q.move_number - 1) if q.turn == 0 else q.move_number
     target = q.key()
@@ -245,7 +235,7 @@ def test_random_completeness_and_soundness(spec):
             kinds[_kind(pos, m)] += 1
             q = pos.copy()
             q.push(m)
-            found = unmoves(q)
+            found = q.unmoves()
             # Board, hands, side to move and move number: the whole position string.
             assert (before.key(), before.move_number, m) in {(p.key(), p.move_number, mm) for p, mm in found}, (
                 before.fen(),
@@ -267,7 +257,7 @@ def test_random_unmoves_of_mates_and_checks():
     for spec in SPECS:
         for text in random_positions(5, spec, 150, in_check=True):
             q = Position(text, spec)
-            found = unmoves(q)
+            found = q.unmoves()
             _check_sound(q, found, reread=True)
             seen += len(found)
     assert seen >= 1000

@@ -42,19 +42,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Search
+# SearchLimit: a time, node or depth limit stopped the search (str() says
+# which).  OverBudget, one of them: one question's node budget
+# (Search.set_budget) is spent, which stops that question only.  The engine
+# creates and raises both.
+from ._engine import OverBudget, Search, SearchLimit
 from .errors import ArgumentError
 
 __all__ = ["Search", "Options", "SearchLimit", "OverBudget", "check_options"]
-
-
-class SearchLimit(Exception):
-    """A time, node or depth limit stopped the search; ``str()`` says which."""
-
-
-class OverBudget(SearchLimit):
-    """One question's node budget (:meth:`Search.set_budget`) is spent; unlike
-    a limit it stops that question only."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ in ``engine/``) builds its tables from these descriptions
 (:meth:`Variant.description`, :mod:`tsume.tables`), so a third
 one-dimensional game needs only a new :class:`Variant` value.  The built-in
 games, Ito Shogi and Rutherford's 1-D Shogi, are defined once, in
-``tsume/variants.json``, which this module and the engine's tests both read.
+``engine/variants.json``, which the engine holds (``tsume._engine.BUILTIN_VARIANTS``)
+and this module reads from it.
 Rutherford's start position there is provisional: the 2002 one is lost, and
 this one serves play and perft only.
 
@@ -18,9 +19,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ._engine import use_variants
+from ._engine import BUILTIN_VARIANTS, use_variants
 from .errors import VariantError, quote
 
 __all__ = [
@@ -220,7 +220,7 @@ def _variant(d: dict) -> Variant:
 
 
 def _builtin() -> dict[str, Variant]:
-    text = Path(__file__).with_name("variants.json").read_text(encoding="utf-8")
+    text = BUILTIN_VARIANTS
     return {v.name: v for v in map(_variant, json.loads(text))}
 
 

@@ -1,8 +1,9 @@
 //! Prints perft divides as JSON lines: `cargo run --release --example divide -- VARIANT DEPTH "POSITION"`.
 //!
-//! The variant is one of the package's `tsume/variants.json`.
+//! The variant is one of the built-in ones (`engine/variants.json`).
 
-use tsume_engine::{perft, Position, Variant};
+use tsume_engine::rules::perft;
+use tsume_engine::{Position, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -10,7 +11,7 @@ fn main() {
         eprintln!("usage: divide VARIANT DEPTH POSITION");
         std::process::exit(2);
     }
-    let all = Variant::list_from_json(include_str!("../../tsume/variants.json"))
+    let all = Variant::list_from_json(tsume_engine::rules::variant::BUILTIN_JSON)
         .expect("variants.json reads");
     let Some(v) = all.iter().find(|v| v.name == args[1]) else {
         eprintln!("unknown variant {}", args[1]);

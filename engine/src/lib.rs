@@ -1,43 +1,23 @@
-//! The rules engine of tsume: one-dimensional shogi variants (Ito Shogi,
-//! Rutherford's 1-D Shogi, and any other described as data).
+//! The engine of tsume: one-dimensional shogi variants (Ito Shogi,
+//! Rutherford's 1-D Shogi, and any other described as data), in layers:
 //!
-//! * [`variant`]: a variant as data (faces, leaps, rides, kinds, switches);
-//! * [`tables`]: the lookup tables built from it for one board length;
-//! * [`position`]: the position, make/unmake and hashes; further `impl`
-//!   blocks in [`attacks`], [`movegen`], [`legal`], [`checks`],
-//!   [`interposition`];
-//! * [`perft`] and [`unmove`] (the composer's retro-moves).
-//! * [`search`]: the df-pn search and the questions the package asks of it.
-//!
-//! The Python binding (`tsume._engine`) is behind the `python` feature.
+//! * [`rules`]: variants as data, positions, moves, checks and evasions,
+//!   notation, perft, un-moves;
+//! * [`search`]: the df-pn search and the questions the package asks of it,
+//!   over the rules;
+//! * `python` (the `python` feature): the binding `tsume._engine`, over both.
 
-pub mod attacks;
-pub mod checks;
-pub mod colour;
-pub mod error;
-pub mod hand;
-pub mod interposition;
-pub mod legal;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod position;
+pub mod rules;
 pub mod search;
-pub mod square;
-pub mod tables;
-pub mod unmove;
-pub mod variant;
-pub mod zobrist;
 
 #[cfg(feature = "python")]
 mod python;
 
-pub use colour::Colour;
-pub use error::{EngineError, Result};
-pub use hand::Hand;
-pub use moves::{Move, MoveList, MAX_MOVES};
-pub use position::Position;
-pub use square::{Mask, Square};
-pub use tables::Tables;
-pub use variant::Variant;
+pub use rules::colour::Colour;
+pub use rules::error::{EngineError, Result};
+pub use rules::hand::Hand;
+pub use rules::moves::{Move, MoveList, MAX_MOVES};
+pub use rules::position::Position;
+pub use rules::square::{Mask, Square};
+pub use rules::tables::Tables;
+pub use rules::variant::Variant;

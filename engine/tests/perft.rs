@@ -1,10 +1,11 @@
 //! Perft of the benchmark positions against the counts of the package's former
 //! Python engine (an independent implementation of the same rules).
 
-use tsume_engine::{perft, Position, Variant};
+use tsume_engine::rules::perft;
+use tsume_engine::{Position, Variant};
 
 fn variant(name: &str) -> Variant {
-    Variant::list_from_json(include_str!("../../tsume/variants.json"))
+    Variant::list_from_json(tsume_engine::rules::variant::BUILTIN_JSON)
         .unwrap()
         .into_iter()
         .find(|v| v.name == name)

@@ -17,7 +17,7 @@ impl Rng {
 }
 
 fn builtin(name: &str) -> Variant {
-    Variant::list_from_json(include_str!("../../tsume/variants.json"))
+    Variant::list_from_json(tsume_engine::rules::variant::BUILTIN_JSON)
         .unwrap()
         .into_iter()
         .find(|v| v.name == name)

@@ -10,9 +10,8 @@ The stages, each usable on its own:
 * :mod:`tsume.compose.material` -- material profiles (:class:`Material`) and
   random placement from them;
 * :mod:`tsume.compose.sources` -- where candidates come from: random
-  placement, mutation of a parent, and the reverse method;
-* :mod:`tsume.compose.unmove` -- the un-move generator the reverse method
-  walks backwards with;
+  placement, mutation of a parent, and the reverse method (which walks back
+  with the engine's un-moves, ``Position.unmoves``);
 * :mod:`tsume.compose.filters` -- mate, te-amari repair, soundness, economy;
 * :mod:`tsume.compose.rating` -- features of a sound problem and its score;
 * :mod:`tsume.compose.run` -- the whole pipeline, sharded over an

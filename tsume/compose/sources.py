@@ -164,18 +164,17 @@ def two_plies_back(c: Candidate, rng: random.Random, breadth: int) -> list[Candi
     """Up to ``breadth`` candidates two plies before ``c``: un-move a defender
     move that answered a check, then the attacker's check before it (the
     reverse method's step).  The un-moves follow the rules of both games
-    (:mod:`tsume.compose.unmove`); the candidates are drawn at random among
+    (:meth:`Position.unmoves <tsume.position.Position.unmoves>`); the candidates are drawn at random among
     all, so that a run explores different lines."""
-    from .unmove import unmoves  # the reverse method's only user
 
     pos = c.position()
     if pos is None:
         return []
     out: dict[str, Candidate] = {}
-    before_defender = [(p, m) for p, m in unmoves(pos) if p.is_check()]
+    before_defender = [(p, m) for p, m in pos.unmoves() if p.is_check()]
     rng.shuffle(before_defender)
     for p, _m in before_defender:
-        attacker_moves = unmoves(p)
+        attacker_moves = p.unmoves()
         rng.shuffle(attacker_moves)
         for q, _a in attacker_moves[:max(2, breadth // 2)]:
             cand = _as_candidate(q)

@@ -2,7 +2,7 @@
 //!
 //! The binding is the ground floor of the package: it imports nothing from
 //! `tsume`.  Position, hand and move strings are read by the crate
-//! ([`crate::notation`]), the error classes are created here (`tsume.errors`
+//! ([`crate::rules::notation`]), the error classes are created here (`tsume.errors`
 //! re-exports them), and the variants come from the package once, at import:
 //! `tsume.variant` hands over the function that resolves a variant argument
 //! (`use_variants`).  Values cross as types (`values`: `Colour`, `Move`,
@@ -12,11 +12,10 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::error::EngineError;
-use crate::notation;
+use crate::rules::error::EngineError;
+use crate::rules::notation;
 
 mod position;
-#[path = "../python_search.rs"]
 mod search;
 mod setup;
 mod tables;
@@ -149,6 +148,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::PyTermination>()?;
     m.add_class::<values::PyOutcome>()?;
     m.add_class::<search::PySearch>()?;
+    m.add("BUILTIN_VARIANTS", crate::rules::variant::BUILTIN_JSON)?;
     m.add_function(wrap_pyfunction!(variants::use_variants, m)?)?;
     m.add_function(wrap_pyfunction!(variants::tables_for, m)?)?;
     for (name, class) in [

@@ -12,12 +12,12 @@ use super::{
     engine_error, quote_value, type_name, ArgumentError, IllegalMoveError, PositionError,
     TsumeError,
 };
-use crate::colour::Colour;
-use crate::hand::Hand;
-use crate::moves::{Move, MoveList};
-use crate::perft;
-use crate::position::Position;
-use crate::unmove;
+use crate::rules::colour::Colour;
+use crate::rules::hand::Hand;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::perft;
+use crate::rules::position::Position;
+use crate::rules::unmove;
 
 /// What `__reduce__` returns: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Py<PyAny>));
@@ -669,6 +669,9 @@ impl PyPosition {
         let nk = t.nkinds;
         let mut counts = [vec![0u8; nk], vec![0u8; nk]];
         counts[0] = self.pos.hand(c).counts(nk);
-        Ok(crate::notation::hands_string(t, [&counts[0], &counts[1]]))
+        Ok(crate::rules::notation::hands_string(
+            t,
+            [&counts[0], &counts[1]],
+        ))
     }
 }

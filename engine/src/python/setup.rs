@@ -8,7 +8,7 @@ use super::tables::PyTables;
 use super::values::{PyColour, PyPiece};
 use super::variants::{read_setup, variant_key};
 use super::{type_name, PositionError};
-use crate::notation::Setup;
+use crate::rules::notation::Setup;
 
 /// The fields of a position string, not validated: `board` (a `Piece` or
 /// None per square, square 1 first), `turn`, `hands` (`[black counts,

@@ -9,11 +9,11 @@ use pyo3::prelude::*;
 
 use super::values::{colour_arg, PyMove, PyPiece, PySquareSet};
 use super::{engine_error, py_repr, type_name, ArgumentError, IllegalMoveError, MoveError};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::notation;
-use crate::square::Square;
-use crate::tables::Tables;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::notation;
+use crate::rules::square::Square;
+use crate::rules::tables::Tables;
 
 /// The tables of one variant and board length (read-only; made once per
 /// variant and length by `tables_for`).

@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::{ArgumentError, MoveError};
-use crate::colour::Colour;
-use crate::square::{Mask, MAX_SQUARES};
+use crate::rules::colour::Colour;
+use crate::rules::square::{Mask, MAX_SQUARES};
 
 /// A side: `Colour.BLACK` (moves toward square 1, moves first) or
 /// `Colour.WHITE`.  Equal to, hashed as and usable as the index 0 or 1, so

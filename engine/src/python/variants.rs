@@ -12,10 +12,10 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 
 use super::{engine_error, py_repr, tables::PyTables};
-use crate::error::EngineError;
-use crate::notation::Setup;
-use crate::tables::Tables;
-use crate::variant::Variant;
+use crate::rules::error::EngineError;
+use crate::rules::notation::Setup;
+use crate::rules::tables::Tables;
+use crate::rules::variant::Variant;
 
 /// A variant the binding has met: the package's value and the engine's
 /// reading of its description, with the tables of each board length.
@@ -156,7 +156,7 @@ pub fn tables_for(py: Python<'_>, variant: &Bound<'_, PyAny>, n: usize) -> PyRes
 pub fn read_setup(py: Python<'_>, text: &str, key: &str) -> PyResult<(Setup, Py<PyTables>)> {
     let (variant, others) = variant_and_others(key);
     let mut made: Option<Py<PyTables>> = None;
-    let mut tables = |n: usize| -> crate::error::Result<Arc<Tables>> {
+    let mut tables = |n: usize| -> crate::rules::error::Result<Arc<Tables>> {
         let t = tables_of(py, key, n).map_err(|e| EngineError::Variant(e.to_string()))?;
         let arc = t.get().tables.clone();
         made = Some(t);

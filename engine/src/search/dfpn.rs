@@ -17,10 +17,10 @@
 //! is in [`Dfpn::mates`] and [`Dfpn::escapes`] (won), [`Dfpn::refuted`] and
 //! [`Dfpn::mated_all`] (lost).
 
-use crate::colour::Colour;
-use crate::hand::Hand;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::colour::Colour;
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::search::anchors::Anchors;
 use crate::search::expansion::{pn_dn, Child, Expansion};
 use crate::search::hands::{
@@ -727,9 +727,9 @@ fn disproof(kid: &Child) -> Disproof {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::MoveList;
+    use crate::rules::moves::MoveList;
+    use crate::rules::variant::builtin;
     use crate::search::testing::{tsume, tsume_as_given};
-    use crate::variant::builtin;
 
     /// A judge that counts every interposition and records what it was asked.
     #[derive(Default)]

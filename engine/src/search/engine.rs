@@ -10,10 +10,10 @@
 
 use std::time::Duration;
 
-use crate::colour::Colour;
-use crate::error::{EngineError, Result as EngineResult};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::rules::colour::Colour;
+use crate::rules::error::{EngineError, Result as EngineResult};
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
 use crate::search::dfpn::Dfpn;
 use crate::search::length::{Climb, Length};
 use crate::search::mate_len::MateLen;
@@ -480,7 +480,7 @@ mod tests {
 
     #[test]
     fn positions_the_search_refuses() {
-        let variant = crate::variant::builtin("ito");
+        let variant = crate::rules::variant::builtin("ito");
         let no_king = Position::from_fen(&variant, "30K b G 1").unwrap();
         assert!(Search::new(&no_king, Limits::default(), Options::default()).is_err());
         let ok = tsume_as_given("ito", "k29K b 2G 1");

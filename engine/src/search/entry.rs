@@ -21,7 +21,7 @@
 //! An all-zero entry is an empty slot, so a table of them costs no memory
 //! until it is written.
 
-use crate::hand::Hand;
+use crate::rules::hand::Hand;
 use crate::search::anchors::Epoch;
 use crate::search::key::Key;
 use crate::search::mate_len::MateLen;

@@ -14,9 +14,10 @@
 //! An expansion owns its buffers and is reused: the search keeps a pool of
 //! them, so expanding a node allocates nothing once the pool is warm.
 
-use crate::hand::Hand;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::rules::hand::Hand;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 use crate::search::groups::{drop_group, same_square, GroupSums};
 use crate::search::hands::HandChange;
 use crate::search::key::Key;
@@ -24,7 +25,6 @@ use crate::search::numbers::{widened, PnDn, INF_PN};
 use crate::search::options::Options;
 use crate::search::result::SearchResult;
 use crate::search::table::Table;
-use crate::square::Square;
 
 /// A child of an expanded node.
 #[derive(Clone, Copy, Debug)]

@@ -21,7 +21,7 @@
 //! capture brought one (one fewer).  A defender's move leaves the attacker's
 //! hand as it is, and the bounds with it.
 
-use crate::hand::Hand;
+use crate::rules::hand::Hand;
 
 const HIGH: u64 = 0x8080_8080_8080_8080;
 const LOW: u64 = 0x0101_0101_0101_0101;

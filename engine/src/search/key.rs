@@ -5,8 +5,8 @@
 //! positions on one board differ by the attacker's hand alone, and the
 //! table keeps them side by side to reuse results across hands.
 
-use crate::hand::Hand;
-use crate::position::Position;
+use crate::rules::hand::Hand;
+use crate::rules::position::Position;
 
 /// A board key and an attacker hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +31,8 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::colour::Colour::Black;
-    use crate::position::tests::pos;
+    use crate::rules::colour::Colour::Black;
+    use crate::rules::position::tests::pos;
 
     #[test]
     fn positions_differing_in_hands_share_a_board() {

@@ -196,7 +196,7 @@ fn first_mated<J: Judge>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
+    use crate::rules::position::Position;
     use crate::search::expansion::Child;
     use crate::search::monitor::Monitor;
     use crate::search::options::Options;

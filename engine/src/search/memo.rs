@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use crate::search::anchors::Epoch;
 use crate::search::line::Line;
 use crate::search::mate_len::MateLen;

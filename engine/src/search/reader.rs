@@ -17,15 +17,15 @@
 //! so it is put on the line as an exact anchor.  Lines already read are
 //! kept in a [`Memo`].
 
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::Mask;
 use crate::search::dfpn::Dfpn;
 use crate::search::length::Length;
 use crate::search::mate_len::MateLen;
 use crate::search::memo::Memo;
 use crate::search::monitor::{Halt, Stop};
 use crate::search::useless::UselessRule;
-use crate::square::Mask;
 
 /// An open upper end of a leftover window (more pieces than any hand holds).
 pub const OPEN: i32 = 1 << 30;

@@ -7,7 +7,7 @@
 //! that holds only on the current line says which line positions it rests
 //! on ([`Rep`]); it then holds for its own hands only.
 
-use crate::hand::Hand;
+use crate::rules::hand::Hand;
 use crate::search::mate_len::MateLen;
 use crate::search::numbers::{PnDn, INF_PN};
 use crate::search::sets::SetRef;

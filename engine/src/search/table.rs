@@ -28,7 +28,7 @@
 //! and when the search must stop it empties the table instead of finishing
 //! (an empty table is always right; the stopped search answers nothing).
 
-use crate::hand::Hand;
+use crate::rules::hand::Hand;
 use crate::search::anchors::Anchors;
 use crate::search::bits::Bits;
 use crate::search::entry::Entry;

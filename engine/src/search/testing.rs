@@ -1,9 +1,9 @@
 //! Test positions: a tsume position from a position string, the defender
 //! holding the rest of the set unless the string gives it pieces.
 
-use crate::hand::Hand;
-use crate::position::Position;
-use crate::variant::builtin;
+use crate::rules::hand::Hand;
+use crate::rules::position::Position;
+use crate::rules::variant::builtin;
 
 /// The tsume position of `fen` in the built-in `variant`.
 pub(crate) fn tsume(variant: &str, fen: &str) -> Position {

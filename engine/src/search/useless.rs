@@ -2,7 +2,7 @@
 //!
 //! An *interposition* is a defender drop or non-king board move onto a
 //! square strictly between its king and a piece checking it along a ride
-//! ([`crate::interposition`]).  Let R be the value of the defender's best
+//! ([`crate::rules::interposition`]).  Let R be the value of the defender's best
 //! defence that is not an interposition (0 if none).  The interposition is
 //! *useless* when the checker can capture the interposed piece at once with
 //! a legal check and the position after that capture, with the captured
@@ -18,8 +18,9 @@
 //! bound: a defender node disproved through such an interposition is stored
 //! as disproved up to the bound searched.
 
-use crate::hand::Hand;
-use crate::moves::{Move, MoveList};
+use crate::rules::hand::Hand;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::square::Square;
 use crate::search::dfpn::{Dfpn, Judge};
 use crate::search::expansion::Child;
 use crate::search::length::Length;
@@ -27,7 +28,6 @@ use crate::search::mate_len::MateLen;
 use crate::search::monitor::Stop;
 use crate::search::result::{Disproof, Rep, SearchResult};
 use crate::search::verdicts::Verdicts;
-use crate::square::Square;
 
 /// The convention, with the verdicts it reached.
 #[derive(Default)]

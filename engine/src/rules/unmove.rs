@@ -8,10 +8,19 @@
 //! tables; legality is left to the engine itself: a candidate is kept only if
 //! it validates, `m` is among its legal moves (without the repetition rule:
 //! `P` has no history) and making `m` gives exactly the position.
+//!
+//! Each `P` is a fresh position with no move history: the game's repetition
+//! rule (an illegal third occurrence) needs one, so a move illegal only
+//! because of what came before is still listed.  The move number follows the
+//! engine's convention (it goes up after each White move): `P` has the
+//! position's number when Black made `m` and one less when White made it;
+//! position strings have no move 0, so at move 1 a White `m` keeps `P` at 1
+//! (skipping those would leave every move-1 position without a past).  The
+//! composer's reverse method steps back from a mate through these.
 
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::square::{bit, Square, Squares};
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::{bit, Square, Squares};
 
 /// Every `(previous position, move)` leading to `pos`, sorted by the previous position's key, then the move.
 ///
@@ -109,7 +118,7 @@ fn origins(t: &crate::Tables, v: u8, to: Square) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::tests::ito_start;
+    use crate::rules::position::tests::ito_start;
 
     #[test]
     fn every_unmove_leads_back() {

@@ -6,11 +6,11 @@
 //! (Black 0, White 1); 0 is an empty square.  Every table is indexed by those
 //! ints, so the hot paths never look at a name.
 
-use crate::colour::Colour;
-use crate::error::{EngineError, Result};
-use crate::square::{bit, board_mask, Mask, Square};
-use crate::variant::{RideMode, Stalemate, Variant};
-use crate::zobrist::Zobrist;
+use crate::rules::colour::Colour;
+use crate::rules::error::{EngineError, Result};
+use crate::rules::square::{bit, board_mask, Mask, Square};
+use crate::rules::variant::{RideMode, Stalemate, Variant};
+use crate::rules::zobrist::Zobrist;
 
 /// Stands for "unlimited" where a distance is compared.
 pub const FAR: u8 = u8::MAX;
@@ -51,9 +51,9 @@ impl RayGroup {
     #[inline(always)]
     pub fn nearest(&self, m: Mask) -> Square {
         if self.down {
-            crate::square::highest(m)
+            crate::rules::square::highest(m)
         } else {
-            crate::square::lowest(m)
+            crate::rules::square::lowest(m)
         }
     }
 }
@@ -523,7 +523,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::rules::variant::builtin;
 
     #[test]
     fn ito_faces_and_values() {

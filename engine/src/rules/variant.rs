@@ -1,15 +1,15 @@
 //! A variant as data: faces with leaps and rides, piece kinds, rule switches.
 //!
 //! The engine knows no piece names: every table is built from this
-//! description, read from JSON in the shape of `tsume/variants.json` (the one
+//! description, read from JSON in the shape of `engine/variants.json` (the one
 //! definition of Ito and Rutherford) or of `dataclasses.asdict` of a Python
 //! `tsume.variant.Variant`.  Directions are relative to the mover: `+1` is
 //! forward (toward the opponent's home end).
 
 use serde::Deserialize;
 
-use crate::error::{EngineError, Result};
-use crate::square::MAX_SQUARES;
+use crate::rules::error::{EngineError, Result};
+use crate::rules::square::MAX_SQUARES;
 
 /// How a ride reaches a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
@@ -150,7 +150,7 @@ impl Variant {
         Ok(v)
     }
 
-    /// Reads a JSON list of variants (the package's `variants.json`) and validates each.
+    /// Reads a JSON list of variants ([`BUILTIN_JSON`]'s shape) and validates each.
     pub fn list_from_json(text: &str) -> Result<Vec<Variant>> {
         let vs: Vec<Variant> = serde_json::from_str(text)
             .map_err(|e| EngineError::Variant(format!("variant list: {e}")))?;
@@ -277,11 +277,14 @@ impl Variant {
     }
 }
 
-/// The variants of the package's `variants.json`, for tests.
+/// The built-in variants (Ito and Rutherford) as JSON: their one
+/// definition, which the package reads through the binding.
+pub const BUILTIN_JSON: &str = include_str!("../../variants.json");
+
+/// The variants of [`BUILTIN_JSON`], for tests.
 #[cfg(test)]
 pub(crate) fn builtin(name: &str) -> Variant {
-    let all = Variant::list_from_json(include_str!("../../tsume/variants.json"))
-        .expect("variants.json reads");
+    let all = Variant::list_from_json(BUILTIN_JSON).expect("variants.json reads");
     all.into_iter()
         .find(|v| v.name == name)
         .expect("a built-in variant")

@@ -1,6 +1,6 @@
 //! Hands: how many pieces of each kind a side holds, packed one byte per kind into a `u64`.
 
-use crate::variant::MAX_KINDS;
+use crate::rules::variant::MAX_KINDS;
 
 /// A hand: byte `k` of the `u64` is the count of kind `k`.
 ///

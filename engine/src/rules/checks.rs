@@ -1,9 +1,9 @@
 //! The attacker's moves in a tsume: legal moves that give check, and what the search asks about drops that check.
 
-use crate::colour::Colour;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::square::{bit, has, Mask, Square, Squares};
+use crate::rules::colour::Colour;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::{bit, has, Mask, Square, Squares};
 
 impl Position {
     /// Squares where a change of occupancy may open or close a ride of colour `c` onto `ek`.
@@ -191,9 +191,9 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::Black;
-    use crate::moves::{Move, MoveList};
-    use crate::position::tests::pos;
+    use crate::rules::colour::Colour::Black;
+    use crate::rules::moves::{Move, MoveList};
+    use crate::rules::position::tests::pos;
 
     #[test]
     fn checks_are_the_checking_legal_moves() {
@@ -220,7 +220,7 @@ mod tests {
         assert!(!all.contains(Move::drop(2, 2)));
         assert_eq!(p.filtered(), 2);
         // The same drop is legal when the ban is switched off.
-        let mut v = crate::variant::builtin("rutherford");
+        let mut v = crate::rules::variant::builtin("rutherford");
         v.drop_mate = true;
         let mut q = crate::Position::from_fen(&v, "k2S4K b P").unwrap();
         let mut c = MoveList::new();

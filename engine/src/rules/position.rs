@@ -8,12 +8,12 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use crate::colour::Colour;
-use crate::error::{EngineError, Result};
-use crate::hand::Hand;
-use crate::moves::Move;
-use crate::square::{bit, Mask, Square, MAX_SQUARES};
-use crate::tables::Tables;
+use crate::rules::colour::Colour;
+use crate::rules::error::{EngineError, Result};
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::square::{bit, Mask, Square, MAX_SQUARES};
+use crate::rules::tables::Tables;
 
 /// What [`Position::pop`] needs to unmake a move.
 #[derive(Clone, Copy, Debug)]
@@ -510,7 +510,7 @@ impl Position {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::rules::variant::builtin;
 
     /// A position from a board string as in position strings (digits: empty squares), for tests.
     pub(crate) fn pos(variant: &str, board: &str, turn: Colour, hands: [&[u8]; 2]) -> Position {

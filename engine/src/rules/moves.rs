@@ -7,7 +7,7 @@
 
 use std::mem::MaybeUninit;
 
-use crate::square::{bit, bit_or_none, Mask, Square};
+use crate::rules::square::{bit, bit_or_none, Mask, Square};
 
 /// A move as its int encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

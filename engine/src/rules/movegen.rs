@@ -4,11 +4,11 @@
 //! engine had it: a piece's leaps in the order of its face's leaps, then its
 //! rides square by square.
 
-use crate::colour::Colour;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::square::{bit, Mask, Square, Squares};
-use crate::variant::RideMode;
+use crate::rules::colour::Colour;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::{bit, Mask, Square, Squares};
+use crate::rules::variant::RideMode;
 
 impl Position {
     /// Appends the pseudo-legal board moves of the piece on `s`.
@@ -310,9 +310,9 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::{Black, White};
-    use crate::moves::{Move, MoveList};
-    use crate::position::tests::{ito_start, pos};
+    use crate::rules::colour::Colour::{Black, White};
+    use crate::rules::moves::{Move, MoveList};
+    use crate::rules::position::tests::{ito_start, pos};
 
     #[test]
     fn start_moves() {

@@ -7,9 +7,9 @@
 //! question; what the rules say is which checker it blocks and what the
 //! position looks like when the capturing attacker gives the piece back.
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::square::{has, lowest, Mask, Square};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::{has, lowest, Mask, Square};
 
 impl Position {
     /// The square of the checker whose ride the move `m` of the side to
@@ -69,10 +69,10 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::White;
-    use crate::moves::MoveList;
-    use crate::position::tests::pos;
-    use crate::position::Position;
+    use crate::rules::colour::Colour::White;
+    use crate::rules::moves::MoveList;
+    use crate::rules::position::tests::pos;
+    use crate::rules::position::Position;
 
     /// White's king on 1 checked by Black's lance on 7 along the ride.
     fn lance_check() -> Position {

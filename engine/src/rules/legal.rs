@@ -12,10 +12,10 @@
 //! ([`Escapes`]), an opponent move the move cannot spoil (witnesses), two drop
 //! squares no move of ours can take away.
 
-use crate::colour::Colour;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::square::{bit, has, Mask, Square, Squares};
+use crate::rules::colour::Colour;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
+use crate::rules::square::{bit, has, Mask, Square, Squares};
 
 /// The most cheap proofs kept per node (more would only be shortcuts).
 const MAX_PROOFS: usize = 16;
@@ -390,9 +390,9 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::{Black, White};
-    use crate::moves::{Move, MoveList};
-    use crate::position::tests::{ito_start, pos};
+    use crate::rules::colour::Colour::{Black, White};
+    use crate::rules::moves::{Move, MoveList};
+    use crate::rules::position::tests::{ito_start, pos};
 
     fn legal(p: &mut crate::Position) -> Vec<Move> {
         let mut l = MoveList::new();
@@ -423,7 +423,7 @@ mod tests {
     fn stalemate_rule_filters_moves() {
         // Positions from random Ito games where the stalemate rule forbids
         // moves (counts from the package's former Python engine).
-        let ito = crate::variant::builtin("ito");
+        let ito = crate::rules::variant::builtin("ito");
         for (fen, legal, filtered) in [
             ("t1k1h5c+F2F+C1P1T3G1KHP3 b G", 30, 1),
             ("P1FFc4k2+T4H1P3+G1GT1K1H b C", 35, 1),
@@ -435,7 +435,7 @@ mod tests {
             assert_eq!((l.len(), p.filtered()), (legal, filtered), "{fen}");
             // Under "loss" nothing is filtered.
             let mut v = ito.clone();
-            v.stalemate = crate::variant::Stalemate::Loss;
+            v.stalemate = crate::rules::variant::Stalemate::Loss;
             let mut q = crate::Position::from_fen(&v, fen).unwrap();
             let mut l2 = MoveList::new();
             q.legal_moves(Some(false), &mut l2);

@@ -19,7 +19,7 @@ use pyo3::types::PyDict;
 
 use super::values::PyMove;
 use super::{tsume_error, PyPosition, PyTables};
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use crate::search::engine::{Limits, Search};
 use crate::search::mate_len::MateLen;
 use crate::search::monitor::{Halt, Hooks, Stop};
@@ -171,13 +171,12 @@ impl PySearch {
                 {
                     return Err(e);
                 }
-                let class = if stop == Stop::Budget {
-                    "OverBudget"
+                let reason = stop.reason();
+                Err(if stop == Stop::Budget {
+                    super::OverBudget::new_err(reason)
                 } else {
-                    "SearchLimit"
-                };
-                let cls = py.import("tsume.search")?.getattr(class)?;
-                Err(PyErr::from_value(cls.call1((stop.reason(),))?))
+                    super::SearchLimit::new_err(reason)
+                })
             }
             Ok(Err(Halt::Internal(msg))) => Err(PyRuntimeError::new_err(msg)),
             Err(panic) => {
@@ -532,7 +531,7 @@ impl PySearch {
     /// The attacker's colour.
     #[getter]
     fn attacker(&self) -> super::values::PyColour {
-        crate::colour::Colour::from_index(self.attacker).into()
+        crate::rules::colour::Colour::from_index(self.attacker).into()
     }
 
     /// Nodes searched so far (while another thread searches: as of its last

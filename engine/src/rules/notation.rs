@@ -12,13 +12,13 @@
 
 use std::sync::Arc;
 
-use crate::colour::Colour;
-use crate::error::{EngineError, Result};
-use crate::hand::Hand;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::tables::Tables;
-use crate::variant::Variant;
+use crate::rules::colour::Colour;
+use crate::rules::error::{EngineError, Result};
+use crate::rules::hand::Hand;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::tables::Tables;
+use crate::rules::variant::Variant;
 
 /// The most digits a number in a position or move string may have: no count,
 /// square or move number comes near it, and the bound keeps numbers small.
@@ -612,7 +612,7 @@ pub fn hands_from_counts(counts: &[Vec<u8>; 2]) -> Option<[Hand; 2]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::rules::variant::builtin;
 
     fn read(variant: &str, text: &str) -> Result<Setup> {
         let v = builtin(variant);

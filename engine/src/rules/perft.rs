@@ -1,7 +1,7 @@
 //! Perft: the number of leaf nodes of the legal move tree, every move (leaves included) made and unmade.
 
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
 
 /// The number of move sequences of length `depth` from `pos` (no bulk counting).
 ///
@@ -66,8 +66,8 @@ pub fn divide(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::colour::Colour;
-    use crate::position::tests::{ito_start, pos};
+    use crate::rules::colour::Colour;
+    use crate::rules::position::tests::{ito_start, pos};
 
     #[test]
     fn ito_start_counts() {

@@ -1,9 +1,9 @@
 //! Attacks and checks: which squares a side attacks, with the board as it is or as a move would leave it.
 
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::square::{bit, Mask, Square, Squares};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::{bit, Mask, Square, Squares};
 
 impl Position {
     /// Is square `k` attacked by a piece of colour `by`?
@@ -276,10 +276,10 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::colour::Colour::{Black, White};
-    use crate::moves::Move;
-    use crate::position::tests::{ito_start, pos};
-    use crate::square::bit;
+    use crate::rules::colour::Colour::{Black, White};
+    use crate::rules::moves::Move;
+    use crate::rules::position::tests::{ito_start, pos};
+    use crate::rules::square::bit;
 
     #[test]
     fn start_has_no_check() {
