@@ -160,9 +160,9 @@ def check_defender_hand(value: object) -> str | None:
     return value
 
 
-def check_solution(value: object) -> list[str] | None:
-    """None or a list (or tuple) of move strings.  A single string is refused:
-    ``"G*2 3-2"`` would otherwise be read character by character."""
+def check_solution(value: object) -> tuple[str, ...] | None:
+    """None or a list (or tuple) of move strings, as a tuple.  A single string
+    is refused: ``"G*2 3-2"`` would otherwise be read character by character."""
     if value is None:
         return None
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
@@ -170,7 +170,7 @@ def check_solution(value: object) -> list[str] | None:
     for i, move in enumerate(value):
         if not isinstance(move, str):
             raise ArgumentError(f"solution: move {i + 1} must be a move string, not {type(move).__name__}")
-    return list(value)
+    return tuple(value)
 
 
 def check_search_arguments(progress: object = None, progress_interval: object = 1.0, **flags: object) -> None:

@@ -144,14 +144,17 @@ class Record:
     def problem(self, *, variant: "Variant | str | None" = None, defender: "DefenderHand | str | None" = None,
                 length: int | None = None) -> Tsume:
         """The tsume this record states: its position, variant, defender's
-        hand and stated length as a :class:`tsume.problem.Problem`, each of
-        the last three replaced by the argument when one is given (a command
+        hand, stated length and intended solution as a
+        :class:`tsume.problem.Problem`, each of the variant, defender's hand
+        and length replaced by the argument when one is given (a command
         line's ``--variant``, ``--defender-hand``).  Raises a
         :class:`~tsume.errors.TsumeError` as ``Problem()`` does."""
         fields = (self.position, self.variant if variant is None else variant,
-                  self.defender if defender is None else defender, self.length if length is None else length)
+                  self.defender if defender is None else defender, self.length if length is None else length,
+                  None if self.solution is None else tuple(self.solution))
         if self._made is None or self._made[0] != fields:
-            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3])
+            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3],
+                         solution=fields[4])
             self._made = (fields, made)
         return self._made[1]
 

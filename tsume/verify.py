@@ -419,12 +419,12 @@ def verify(
     :class:`~tsume.errors.TsumeError`.
     """
     budget = check_positive_int(length_budget, "length_budget", "a number of nodes")
-    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
+    tsume, pid, intended = _problem_of(problem, variant, defender_hand, length, solution)
     limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
     check_search_arguments(progress, strict=strict, fail_fast=fail_fast, longer_with_leftover_ok=longer_with_leftover_ok)
     check_options(options)
     settings = _Settings(strict, longer_with_leftover_ok, fail_fast, length_budget=budget)
-    return _verification(tsume, pid, solution, limits, settings, progress, options)[0]
+    return _verification(tsume, pid, intended, limits, settings, progress, options)[0]
 
 
 def sound_report(
@@ -450,28 +450,30 @@ def sound_report(
     gets the same report as from :func:`verify`, and the same searches but
     at the last attacker turn, where, as with ``fail_fast``, an alternative
     is only asked whether it mates.  Arguments as for :func:`verify`."""
-    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
+    tsume, pid, intended = _problem_of(problem, variant, defender_hand, length, solution)
     limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
     check_search_arguments(strict=strict)
     check_options(options)
     settings = _Settings(strict, longer_ok=False, sound_only=True)
-    report, stopped = _verification(tsume, pid, solution, limits, settings, None, options)
+    report, stopped = _verification(tsume, pid, intended, limits, settings, None, options)
     nodes = int(report.stats.get("nodes", 0))
     return (report if not stopped and report.verdict == Verdict.SOUND else None), nodes
 
 
 def _problem_of(problem: "Problem | Record | str | Position", variant: "Variant | str | None",
                 defender_hand: "DefenderHand | str | None", length: int | None, solution: object
-                ) -> tuple[Problem, str | None, list[str] | None]:
-    """The problem verify() was given, its id (a record's) and the intended solution."""
-    solution = check_solution(solution)
+                ) -> tuple[Problem, str | None, tuple[str, ...] | None]:
+    """The problem verify() was given, its id (a record's) and the intended
+    solution (the keyword's, else the problem's own)."""
+    given = check_solution(solution)
     if isinstance(problem, Record):
         tsume = problem.problem(variant=variant, defender=defender_hand, length=length)
-        return tsume, problem.id, solution if solution is not None else problem.solution
-    return problem_from(problem, variant=variant, defender=defender_hand, length=length), None, solution
+        return tsume, problem.id, given if given is not None else tsume.solution
+    tsume = problem_from(problem, variant=variant, defender=defender_hand, length=length)
+    return tsume, None, given if given is not None else tsume.solution
 
 
-def _verification(tsume: Problem, pid: str | None, solution: list[str] | None, limits: Limits, settings: "_Settings",
+def _verification(tsume: Problem, pid: str | None, solution: tuple[str, ...] | None, limits: Limits, settings: "_Settings",
                   progress: Callable[[dict], None] | None, options: Options | None) -> tuple[Report, bool]:
     """verify() and sound_report(): the report, and whether it stopped early."""
     started = time.perf_counter()
@@ -507,7 +509,7 @@ def _verdict(findings: list[Finding]) -> Verdict:
 
 
 def _verify(search: Search, root: Position, account: _Account, report: Report, stated_length: int | None,
-            solution: list[str] | None, s: _Settings) -> None:
+            solution: tuple[str, ...] | None, s: _Settings) -> None:
     prover = _Prover(search, root, account)
     pos = prover.pos
     findings = report.findings
@@ -556,7 +558,7 @@ def _verify(search: Search, root: Position, account: _Account, report: Report, s
 
 
 def _check_solution(
-    prover: _Prover, solution: list[str], total: int, moves: list[Move], s: _Settings, findings: list[Finding]
+    prover: _Prover, solution: tuple[str, ...], total: int, moves: list[Move], s: _Settings, findings: list[Finding]
 ) -> list[Move] | None:
     """Compare the intended solution with the proven values: the solution's
     moves if it is a main line (or one excused by the longer-variation
