@@ -170,14 +170,12 @@ def _same(result, reference: dict) -> None:
 def test_solve(reference):
     _same(solve(Problem(NONE_TEXT, defender="none")), reference)
     _same(solve(RECORD.problem()), reference)
-    # The shorthand is the same problem.
-    _same(solve(NONE_TEXT, defender_hand="none"), reference)
-    with pytest.raises(ArgumentError):
-        solve(RECORD.problem(), defender_hand="rest")  # a Problem carries its own
+    with pytest.raises(ArgumentError, match="record.problem()"):
+        solve(RECORD)  # a record makes its problem: one way in
 
 
 def test_verify(reference):
-    for given in (RECORD, RECORD.problem(), Problem(NONE_TEXT, defender="none")):
+    for given in (RECORD.problem(), Problem(NONE_TEXT, defender="none")):
         report = verify(given)
         assert report.position == reference["position"]
         assert (report.length, report.mainline) == (reference["length"], reference["mainline"])
@@ -187,7 +185,7 @@ def test_verify(reference):
     report, _ = sound_report(Problem(SOUND_TEXT, defender="none"))
     assert report is not None and report.verdict == Verdict.SOUND
     assert (report.position, report.mainline) == (expected["position"], expected["mainline"])
-    assert verify(SOUND_TEXT).verdict == Verdict.UNSOUND  # the rest of the set: no mate
+    assert verify(Problem(SOUND_TEXT)).verdict == Verdict.UNSOUND  # the rest of the set: no mate
 
 
 def test_sat_solve(reference):

@@ -7,8 +7,8 @@ holds nothing (``defender: none``) or given pieces.  A :class:`Problem`
 settles that once, when it is made, and keeps it: its position is the tsume
 as the solvers read it (attacker to move, the defender's hand filled in),
 and its :class:`DefenderHand` says which rule filled it.  Every entry point
-(``solve``, ``verify``, ``sat_solve``, the booklet, the composer's filters,
-the census) takes a Problem, so no caller below the one that read the
+(``solve``, ``verify``, ``sound_report``, ``sat_solve``, ``play_tree``)
+takes a Problem and nothing else, so no caller below the one that read the
 user's input decides the defender's hand again::
 
     >>> from tsume import Problem, solve
@@ -28,11 +28,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from .arguments import check_defender_hand, check_max_length, check_solution
-from .errors import ArgumentError, PositionError
+from .errors import ArgumentError, PositionError, quote
 from .position import BLACK, COLOUR_NAMES, Position
 from .variant import Variant, get_variant
 
-__all__ = ["Problem", "DefenderHand", "REST", "NONE", "problem_from", "tsume_position", "rest_of_set"]
+__all__ = ["Problem", "DefenderHand", "REST", "NONE", "require_problem", "tsume_position", "rest_of_set"]
 
 
 class DefenderHand:
@@ -272,19 +272,23 @@ def _rebuild(fen: str, variant: str, defender: DefenderHand, length: int | None,
     return Problem(fen, variant=variant, defender=defender, length=length, solution=solution)
 
 
-def problem_from(value: object, *, variant: object = None, defender: object = None, length: object = None) -> Problem:
-    """The :class:`Problem` an entry point was given: a Problem as it is, or
-    one made from a position string or Position with the keyword shorthand
-    (``variant``, ``defender``, ``length``; see :class:`Problem`).  A Problem
-    carries its own, so the shorthand is refused with one."""
+def require_problem(value: object, caller: str) -> Problem:
+    """``value``, which the entry point ``caller`` takes: a :class:`Problem`
+    and nothing in its place (the problem is made once, where the user's
+    input is read).  Anything else is refused with one line saying how to
+    make one."""
     if isinstance(value, Problem):
-        given = [name for name, v in (("variant", variant), ("defender_hand", defender), ("length", length))
-                 if v is not None]
-        if given:
-            raise ArgumentError(f"a Problem carries its own variant, defender's hand and length; "
-                                f"{', '.join(given)} is for a position string (problem.replace() changes a Problem)")
         return value
-    return Problem(value, variant=variant, defender=defender, length=length)  # type: ignore[arg-type]
+    kind = type(value).__name__
+    if isinstance(value, str):
+        how = f"Problem({quote(value)}, variant='ito')"
+    elif isinstance(value, Position):
+        how = "Problem(position)"
+    elif kind == "Record":  # a collection's record (tsume.collection imports this module)
+        how = "record.problem()"
+    else:
+        how = "Problem('k1P2H25 b G', variant='ito')"
+    raise ArgumentError(f"{caller} takes a tsume.Problem, not {kind}: {how}")
 
 
 def tsume_position(text: object, variant: object = "ito", *, defender_hand: object = None) -> Position:
