@@ -523,12 +523,11 @@ def test_a_panic_in_the_engine_is_an_internal_error(monkeypatch):
 
 
 def test_internal_error_names_the_problem(monkeypatch):
-    import tsume.solve
-
     def broken(*args, **kwargs):
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr(tsume.solve, "solve", broken)
+    # The module: the package's ``tsume.solve`` is the function.
+    monkeypatch.setattr(sys.modules["tsume.solve"], "solve", broken)
     pr = bundled_example()
     r = run("solve", "-q", "--file", "examples", "--id", pr.id)
     assert r.exit_code == 70

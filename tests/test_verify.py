@@ -345,15 +345,21 @@ def test_the_longer_with_pieces_left_switch():
                   longer_with_leftover_ok=True).mainline == ["C*23", "17-19", "F*20"]
 
 
-def test_the_package_calls_solve_and_verify_directly():
+def test_the_package_exports_solve_and_verify_as_functions():
+    import importlib
+    import types
+
     import tsume
+    from tsume.solve import Result
+    from tsume.verify import Report
 
-    assert tsume.verify(ITO05_PROBLEM).verdict == "sound"
-    assert isinstance(tsume.verify(ITO05_PROBLEM), tsume.verify.Report)
-    assert tsume.solve(ITO05_PROBLEM).mainline == ITO05_LINE
-    import tsume.verify as module
-
-    assert module.FINDING_KINDS == FINDING_KINDS
+    assert isinstance(tsume.solve, types.FunctionType) and isinstance(tsume.verify, types.FunctionType)
+    assert tsume.solve is solve and tsume.verify is verify
+    assert isinstance(tsume.verify(ITO05_PROBLEM), Report) and tsume.verify(ITO05_PROBLEM).verdict == "sound"
+    assert isinstance(tsume.solve(ITO05_PROBLEM), Result) and tsume.solve(ITO05_PROBLEM).mainline == ITO05_LINE
+    # The modules are still there by their names.
+    assert importlib.import_module("tsume.verify").FINDING_KINDS == FINDING_KINDS
+    assert type(importlib.import_module("tsume.solve")) is types.ModuleType
 
 
 def test_strict_checks_the_attacker_moves_of_variations():
