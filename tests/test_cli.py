@@ -191,6 +191,15 @@ def test_subprocess_module_bad_position():
     assert "27" in lines[0]  # names the square
 
 
+@pytest.mark.parametrize("module", ["tsume.cli", "tsume"])
+def test_python_dash_m_registers_every_command(module):
+    proc = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    listed = proc.stdout.split("Commands:", 1)[1].split()
+    missing = [name for name in main.commands if name not in listed]
+    assert not missing and len(main.commands) >= 9, (missing, proc.stdout)
+
+
 # --- one way to give the input: POSITION, or --file FILE --id ID, on every command ------------------
 
 from tsume.collection import load as load_collection, locate  # noqa: E402

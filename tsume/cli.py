@@ -1009,10 +1009,6 @@ def verify_command(
              else EXIT_SOUND)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    run()
-
-
 # --- compose -------------------------------------------------------------------------------------
 
 
@@ -1325,3 +1321,7 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
     assert summary.table is not None
     echo(json.dumps(summary.table) if as_json else table_text(summary.table))
 
+
+# Last: every command above is registered before it runs.
+if __name__ == "__main__":  # pragma: no cover
+    run()
