@@ -53,7 +53,7 @@ class Variation:
             "readable": self.readable,
             "useless": self.useless,
             "length": self.length,
-            "leftover": self.leftover if self.leftover is not None else None,
+            "leftover": self.leftover,
             "line": self.line,
             "readable_line": self.readable_line,
         }
@@ -97,7 +97,7 @@ class Result:
             "length": self.length,
             "mainline": self.mainline,
             "readable": self.readable,
-            "leftover": self.leftover if self.leftover is not None else None,
+            "leftover": self.leftover,
             "variations": [v.to_dict() for v in self.variations],
             "stats": self.stats,
         }

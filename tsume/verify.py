@@ -697,7 +697,6 @@ def _unused_material(pos: Position, moves: list[Move], attacker: Colour) -> list
 def _walk_main_line(prover: _Prover, moves: list[Move], report: Report, s: _Settings) -> None:
     pos = prover.pos
     total = len(moves)
-    findings = report.findings
     keys_after: list[tuple] = []
     q = pos.copy()
     for m in moves:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from ..arguments import check_max_length, check_search_arguments
 from ..errors import TsumeError
