@@ -293,7 +293,7 @@ class FlawedSearch:
                 if not self.want("solution-mismatch", variant) or not p.solution or not p.length or p.length < 3:
                     continue
                 pos = tsume_position(p.position, p.variant, defender_hand=p.defender)
-                first = str(next(m for m in pos.checks() if pos.move_str(m) == p.solution[0]))
+                first = str(next(m for m in pos.checks() if str(m) == p.solution[0]))
                 others = sorted(str(m) for m in pos.checks() if str(m) != first)
                 if not others:
                     continue
