@@ -29,12 +29,13 @@ from tsume.collection import load, locate
 from tsume.errors import TsumeError
 from tsume.generate import random_tsume
 from tsume.limits import Limits
+from tsume.problem import Problem
 from tsume.search import Options, Search, SearchLimit
 from tsume.verify import verify
 
 
-def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str, object, str | None]]:
-    """(name, position, defender hand) of the seeds whose position mates within 15 plies."""
+def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str, Problem]]:
+    """(name, problem) of the seeds whose position mates within 15 plies."""
     for seed in range(first, first + count):
         rng = random.Random(seed)
         pos = random_tsume(rng, variant, attacker_men=(2, 4), defender_men=(0, 2), attacker_hand=(1, 3), spread=4)
@@ -43,13 +44,13 @@ def random_problems(variant: str, first: int, count: int) -> Iterator[tuple[str,
         except SearchLimit:
             continue
         if mates:
-            yield f"{variant}-seed-{seed}", pos, "none" if seed % 3 == 0 else None
+            yield f"{variant}-seed-{seed}", Problem(pos, defender="none" if seed % 3 == 0 else None)
 
 
-def collection_problems(names: list[str]) -> Iterator[tuple[str, object, str | None]]:
+def collection_problems(names: list[str]) -> Iterator[tuple[str, Problem]]:
     for name in names:
         for pr in load(locate(name)):
-            yield pr.id or "?", pr, None
+            yield pr.id or "?", pr.problem()
 
 
 def only_final_lines(a: dict, b: dict) -> bool:
@@ -88,12 +89,11 @@ def main() -> int:
     counts = {"identical": 0, "final-turn lines only": 0, "different": 0, "unknown": 0}
     nodes = {True: 0, False: 0}
     seconds = {True: 0.0, False: 0.0}
-    for name, problem, defender in problems:
+    for name, problem in problems:
         reports = {}
         for prune in (True, False):
             started = time.process_time()
-            report = verify(problem, defender_hand=defender, node_limit=args.nodes,
-                            options=Options(leftover_pruning=prune))
+            report = verify(problem, limits=Limits(nodes=args.nodes), options=Options(leftover_pruning=prune))
             seconds[prune] += time.process_time() - started
             nodes[prune] += report.stats["nodes"]
             reports[prune] = report.to_dict()

@@ -53,7 +53,9 @@ from tsume.compose.filters import repair
 from tsume.compose.sources import mutate, random_candidates
 from tsume.conventions import tsume_position
 from tsume.errors import TsumeError
+from tsume.limits import Limits
 from tsume.position import Position
+from tsume.problem import Problem as Tsume
 from tsume.solve import solve
 from tsume.verify import Report, verify
 
@@ -140,29 +142,29 @@ class FlawedSearch:
     def solve(self, c: Candidate):
         self.solves += 1
         try:
-            r = solve(c.fen(), variant=c.variant, defender_hand=c.defender, variations=False,
-                      node_limit=self.args.solve_nodes)
+            r = solve(Tsume(c.fen(), variant=c.variant, defender=c.defender), variations=False,
+                      limits=Limits(nodes=self.args.solve_nodes))
         except TsumeError:
             return None
         self.nodes += r.stats.get("nodes", 0)
         return r
 
-    def verify(self, problem, **kw) -> Report | None:
-        """verify(problem, **kw), or None (printed) if it raises."""
+    def verify(self, record: Problem, nodes: int) -> Report | None:
+        """verify() of the record's problem within ``nodes``, or None (printed) if it raises."""
         self.verifies += 1
         try:
-            r = verify(problem, **kw)
+            r = verify(record.problem(), limits=Limits(nodes=nodes))
         except TsumeError:
             return None
         except Exception as exc:  # noqa: BLE001 - report, never hide
-            print(f"  !! verify raised {type(exc).__name__}: {exc} on {problem}", flush=True)
+            print(f"  !! verify raised {type(exc).__name__}: {exc} on {record}", flush=True)
             return None
         self.nodes += r.stats.get("nodes", 0)
         return r
 
     def verify_full(self, c: Candidate) -> Report | None:
-        return self.verify(c.fen(), variant=c.variant, defender_hand=c.defender,
-                           node_limit=self.args.verify_nodes)
+        return self.verify(Problem(id="candidate", position=c.fen(), variant=c.variant, defender=c.defender),
+                           self.args.verify_nodes)
 
     # --- the collection ---
 
@@ -190,7 +192,7 @@ class FlawedSearch:
             tags=["flawed", f"expect-{kind}"], notes=notes,
         )
         # Verify as stored: exactly this one kind.
-        check = self.verify(p, node_limit=self.args.check_nodes)
+        check = self.verify(p, self.args.check_nodes)
         if check is None or check.kinds != {kind}:
             print(f"  ?? {kind} candidate rejected as stored: {sorted(check.kinds) if check else 'error'} "
                   f"{c.fen()}", flush=True)
@@ -291,7 +293,7 @@ class FlawedSearch:
                 if not self.want("solution-mismatch", variant) or not p.solution or not p.length or p.length < 3:
                     continue
                 pos = tsume_position(p.position, p.variant, defender_hand=p.defender)
-                first = str(next(m for m in pos.checks() if pos.move_str(m) == p.solution[0]))
+                first = str(next(m for m in pos.checks() if str(m) == p.solution[0]))
                 others = sorted(str(m) for m in pos.checks() if str(m) != first)
                 if not others:
                     continue
@@ -304,7 +306,7 @@ class FlawedSearch:
             for p in problems:
                 if not self.want("longer-variation", variant) or not p.length or p.length < 5:
                     continue
-                rep = self.verify(p, node_limit=self.args.check_nodes)
+                rep = self.verify(p, self.args.check_nodes)
                 if rep is None or rep.verdict != "sound":
                     continue
                 shorter = [v for v in rep.variations

@@ -68,7 +68,8 @@ from tsume.compose.candidate import Candidate, canonical_key
 from tsume.compose.filters import Criteria, mate
 from tsume.compose.material import Material, default_profiles
 from tsume.compose.sources import mutate
-from tsume.conventions import interposition_square, ranged_checkers, tsume_position
+from tsume.conventions import interposition_square, ranged_checkers
+from tsume.limits import Limits
 from tsume.position import Position
 from tsume.solve import Result, solve
 
@@ -343,9 +344,9 @@ def recheck(path: Path, variant: str, args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     for p in problems:
         try:
-            start = tsume_position(p.position, p.variant, defender_hand=p.defender)
-            r = solve(p.position, variant=p.variant, defender_hand=p.defender, variations=False,
-                      time_limit=args.candidate_seconds)
+            problem = p.problem()
+            start = problem.position()
+            r = solve(problem, variations=False, limits=Limits(time=args.candidate_seconds))
         except Exception as exc:  # noqa: BLE001
             print(f"  !! {p.id}: solve raised {type(exc).__name__}: {exc}", flush=True)
             dropped += 1

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tsume.conventions import tsume_position  # noqa: E402
+from tsume.problem import Problem  # noqa: E402
 from tsume.search import Options  # noqa: E402
 from tsume.generate import random_tsume  # noqa: E402
 from tsume.limits import Limits  # noqa: E402
@@ -61,7 +61,8 @@ def main() -> None:
     for seed in range(args.seed, args.seed + args.count):
         raw = random_tsume(random.Random(seed), args.variant, **GENERATORS[args.generator])
         dh = "none" if seed % 4 == 0 else None
-        pos = tsume_position(raw, args.variant, defender_hand=dh)
+        problem = Problem(raw, defender=dh)
+        pos = problem.position()
         t = time.process_time()
         eng = SatEngine(pos, limits=Limits(time=args.sat_limit, memory=DEFAULT_MEMORY_MB))
         try:
@@ -74,11 +75,11 @@ def main() -> None:
         sizes = dict(eng.sizes)
         eng.close()
         t = time.process_time()
-        r = solve(raw, variant=args.variant, max_length=args.bound, defender_hand=dh, all_first_moves=True,
+        r = solve(problem, max_length=args.bound, all_first_moves=True,
                   variations=False, options=Options(useless_interpositions=False))
         dfpn_cpu = time.process_time() - t
         dfpn_first = {d["move"]: (d["length"] if d["status"] == "mate" else None) for d in r.first_moves or []}
-        counted = solve(raw, variant=args.variant, max_length=args.bound, defender_hand=dh, variations=False)
+        counted = solve(problem, max_length=args.bound, variations=False)
         sat_len = min((v for v in firsts.values() if v is not None), default=None)
         if counted.length != sat_len:
             counted_differs += 1

@@ -43,6 +43,7 @@ from pathlib import Path
 from tsume.collection import Problem, load
 from tsume.conventions import tsume_position
 from tsume.reference import ReferenceSolver
+from tsume.limits import Limits
 from tsume.search import Options
 from tsume.solve import solve
 
@@ -97,8 +98,7 @@ def run_one(p: Problem, options: Options, time_limit: float | None) -> Run:
         signal.signal(signal.SIGALRM, _hard_alarm)
         signal.setitimer(signal.ITIMER_REAL, time_limit * 1.5 + 5)
     try:
-        r = solve(p.position, variant=p.variant, defender_hand=p.defender, variations=False,
-                  options=options, time_limit=time_limit)
+        r = solve(p.problem(), variations=False, options=options, limits=Limits(time=time_limit))
     except _HardTimeout:
         secs = time.perf_counter() - t0
         return Run(p, "hard-timeout", None, 0, secs, error=f"solve() still running after {secs:.0f} s")

@@ -28,7 +28,7 @@ from tsume.verify import verify
 
 def answer(problem, use_solve: bool) -> tuple:
     if use_solve:
-        r = solve(problem.position, variant=problem.variant, defender_hand=problem.defender)
+        r = solve(problem)
         return (r.status, r.length, tuple(r.mainline))
     rep = verify(problem)
     return (rep.verdict, rep.length, tuple(sorted(f.kind for f in rep.findings)))
@@ -41,7 +41,7 @@ def main() -> int:
     ap.add_argument("--solve", action="store_true", help="solve the problems instead of verifying them")
     ap.add_argument("--repeat", type=int, default=1, help="the list this many times over (default 1)")
     args = ap.parse_args()
-    problems = load(locate(args.collection)) * args.repeat
+    problems = [p.problem() for p in load(locate(args.collection))] * args.repeat
 
     started, cpu = time.perf_counter(), time.process_time()
     serial = [answer(p, args.solve) for p in problems]

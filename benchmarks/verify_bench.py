@@ -30,6 +30,7 @@ import sys
 import time
 
 from tsume.collection import load, locate
+from tsume.limits import Limits
 from tsume.verify import LENGTH_BUDGET, QUESTIONS, verify
 
 
@@ -61,7 +62,7 @@ def main() -> int:
         rows = []
         for pr in problems:
             started = time.process_time()
-            report = verify(pr, time_limit=args.time_limit, length_budget=budget)
+            report = verify(pr.problem(), limits=Limits(time=args.time_limit), length_budget=budget)
             secs = time.process_time() - started
             row = {"collection": name, "id": pr.id, "length": report.length, "verdict": report.verdict,
                    "seconds": round(secs, 4), "nodes": report.stats["nodes"],

@@ -30,7 +30,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tsume.conventions import tsume_position
+from tsume.limits import Limits
+from tsume.problem import Problem
 from tsume.generate import random_tsume
 from tsume.solve import solve
 from tsume.verify import LENGTH_BUDGET, verify
@@ -91,18 +92,18 @@ def sweep(variant: str, seeds: range, args: argparse.Namespace) -> Tally:
         raw = random_tsume(random.Random(seed), variant, **PROFILES[args.profile])
         dh = "none" if seed % 2 == 0 else None
         where = f"{variant} seed {seed} {raw.fen()!r} defender {dh}"
-        s = solve(raw, variant=variant, max_length=args.bound, defender_hand=dh, node_limit=args.solve_nodes,
-                  variations=False)
+        problem = Problem(raw, defender=dh)
+        s = solve(problem, max_length=args.bound, limits=Limits(nodes=args.solve_nodes), variations=False)
         if s.status != "mate" or s.length < args.min_length:
             continue
         try:
-            r = verify(raw, variant=variant, defender_hand=dh, node_limit=args.nodes, length_budget=args.length_budget)
+            r = verify(problem, limits=Limits(nodes=args.nodes), length_budget=args.length_budget)
         except Exception as exc:  # the point of the sweep: none may escape
             tally.errors.append(f"ERROR {where}: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
             continue
         tally.problems += 1
         tally.by_length[s.length] = tally.by_length.get(s.length, 0) + 1
-        pos = tsume_position(raw, variant, defender_hand=dh)
+        pos = problem.position()
         line = []
         q = pos.copy()
         for text in r.mainline:

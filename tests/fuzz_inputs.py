@@ -28,12 +28,12 @@ from typing import Any
 from click.testing import CliRunner
 
 import tsume
-from tsume import ITO, RUTHERFORD, Position, TsumeError
+from tsume import ITO, RUTHERFORD, Limits, Position, Problem, TsumeError
 from tsume.cli import main
 from tsume.collection import load, loads, locate
 from tsume.conventions import tsume_position
 from tsume.perft import divide, perft
-from tsume.sat import sat_solve
+from tsume.sat import DEFAULT_MEMORY_MB, sat_solve
 from tsume.solve import solve
 from tsume.verify import verify
 
@@ -182,6 +182,20 @@ class Case:
         return f"{name}(*{self.args!r:.300}, **{self.kwargs!r:.400})"
 
 
+def _front_door(entry: Callable[..., Any]) -> Callable[..., Any]:
+    """``entry`` called as a program calls it: the problem and the limits
+    made first from the values given (as the command line and the studio
+    do), then passed in."""
+
+    def call(text: Any, *, variant: Any, defender: Any, length: Any = None, solution: Any = None, nodes: Any = None,
+             seconds: Any = None, memory: Any = None, **kwargs: Any) -> Any:
+        problem = Problem(text, variant=variant, defender=defender, length=length, solution=solution)
+        return entry(problem, limits=Limits(time=seconds, nodes=nodes, memory=memory), **kwargs)
+
+    call.__qualname__ = f"{entry.__qualname__} (front door)"
+    return call
+
+
 def library_case(g: Generator, kinds: tuple[str, ...] = LIBRARY_KINDS) -> Case:
     """One library call with fuzzed arguments."""
     rng = g.rng
@@ -207,22 +221,24 @@ def library_case(g: Generator, kinds: tuple[str, ...] = LIBRARY_KINDS) -> Case:
     seconds = g.limit([0.05, 0.2])
     if not (isinstance(nodes, int) and not isinstance(nodes, bool) and 1 <= nodes <= 1000):
         seconds = rng.choice([0.05, 0.2])
+    if kind in ("solve", "verify", "sat") and rng.random() < 0.05:
+        # The string itself, as a caller might pass it: refused, one line.
+        return Case(kind, {"solve": solve, "verify": verify, "sat": sat_solve}[kind], (text,))
     if kind == "solve":
-        kwargs = dict(variant=g.variant(variant), defender_hand=g.defender_hand(), node_limit=nodes,
-                      time_limit=seconds, max_length=g.limit([None, 1, 3, 9]),
-                      memory_limit_mb=g.limit([None, 1, 64]), all_first_moves=g.flag())
-        return Case(kind, solve, (text,), kwargs)
+        kwargs = dict(variant=g.variant(variant), defender=g.defender_hand(), nodes=nodes, seconds=seconds,
+                      max_length=g.limit([None, 1, 3, 9]), memory=g.limit([None, 1, 64]), all_first_moves=g.flag())
+        return Case(kind, _front_door(solve), (text,), kwargs)
     if kind == "verify":
         pos = _valid_position(variant, text)
         solution = rng.choice([None, None, [g.move(pos) for _ in range(rng.randint(0, 3))], "G*5", [5]])
-        kwargs = dict(variant=g.variant(variant), defender_hand=g.defender_hand(), node_limit=nodes,
-                      time_limit=seconds, memory_limit_mb=g.limit([None, 1, 64]), length=g.limit([None, 1, 3]),
-                      solution=solution, strict=g.flag())
-        return Case(kind, verify, (text,), kwargs)
+        kwargs = dict(variant=g.variant(variant), defender=g.defender_hand(), nodes=nodes, seconds=seconds,
+                      memory=g.limit([None, 1, 64]), length=g.limit([None, 1, 3]), solution=solution,
+                      strict=g.flag())
+        return Case(kind, _front_door(verify), (text,), kwargs)
     if kind == "sat":
-        kwargs = dict(variant=g.variant(variant), defender_hand=g.defender_hand(),
-                      max_length=g.limit([1, 2, 3]), time_limit=rng.choice([0.05, 0.2]))
-        return Case(kind, sat_solve, (text,), kwargs)
+        kwargs = dict(variant=g.variant(variant), defender=g.defender_hand(), max_length=g.limit([1, 2, 3]),
+                      seconds=rng.choice([0.05, 0.2]), memory=DEFAULT_MEMORY_MB)
+        return Case(kind, _front_door(sat_solve), (text,), kwargs)
     if kind == "perft":
         pos = _valid_position(variant, text)
         target = pos if pos is not None and rng.random() < 0.9 else text

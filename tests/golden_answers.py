@@ -259,7 +259,7 @@ def verify_answer(problem: Problem, node_limit: int | None = None, progress=None
     """``tsume verify --file F --id X``'s report (the call verify_command makes
     in tsume/cli.py: not strict, no longer-ok exception, the default length
     budget), and the nodes it took."""
-    r = verify(problem, strict=False, longer_with_leftover_ok=False, limits=Limits(nodes=node_limit),
+    r = verify(problem.problem(), strict=False, longer_with_leftover_ok=False, limits=Limits(nodes=node_limit),
                progress=progress, length_budget=LENGTH_BUDGET)
     return {
         "variant": r.variant,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.search import Options, Search
 from tsume.solve import solve
 
@@ -39,6 +40,6 @@ def test_anchored_searches_reuse_proofs_for_other_hands_and_keep_every_answer(bo
 
 
 def test_all_first_moves_agree_with_and_without_reuse():
-    on = solve(NINE, all_first_moves=True)
-    off = solve(NINE, all_first_moves=True, options=Options(hand_dominance=False))
+    on = solve(Problem(NINE), all_first_moves=True)
+    off = solve(Problem(NINE), all_first_moves=True, options=Options(hand_dominance=False))
     assert on.first_moves == off.first_moves and on.mainline == off.mainline

@@ -27,7 +27,7 @@ def test_every_sound_problem_has_its_solution_in_its_collections_booklet():
     missing, checked = [], 0
     for name in names:
         for number, record in enumerate(load(locate(name)), 1):
-            report, _ = sound_report(record, limits=VERIFY_LIMITS)
+            report, _ = sound_report(record.problem(), limits=VERIFY_LIMITS)
             if report is None:
                 continue
             entry = prepare(record, number, limits=DEFAULT_LIMITS)

@@ -186,8 +186,9 @@ def test_stepping_through_every_solution_shows_the_engine_positions(browser, tmp
         viewers = page.page.locator(".viewer")
         assert viewers.count() == len(problems)
         for i, pr in enumerate(problems):
-            pos = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
-            result = solve(pos, variant=pos.variant)
+            problem = pr.problem()
+            pos = problem.position()
+            result = solve(problem)
             line = result.mainline
             viewer = viewers.nth(i)
             viewer.scroll_into_view_if_needed()

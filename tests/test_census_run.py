@@ -21,6 +21,7 @@ from tsume.census.run import MANIFEST, census, estimate_mb, probe_factor, run_sh
 from tsume.collection import load
 from tsume.conventions import tsume_position
 from tsume.errors import ArgumentError
+from tsume.problem import Problem
 from tsume.verify import verify
 
 #: 50 positions on 9 shards: mates of 1-7 plies, sound ones, redundant pieces.
@@ -107,7 +108,7 @@ def test_the_sound_problems_load_and_verify_sound(ruth_run):
     assert [p.id for p in problems] == [f"census-rutherford-{n:04d}" for n in range(1, len(problems) + 1)]
     assert [p.length for p in problems] == sorted((p.length for p in problems), reverse=True)
     for p in problems:
-        r = verify(p)
+        r = verify(p.problem())
         assert r.verdict == "sound", (p.id, r.findings)
         assert r.length == p.length and r.mainline == p.solution
         assert p.fields("provenance")["family"] == s.family and p.defender == "rest"
@@ -123,7 +124,7 @@ def test_every_redundant_piece_is_redundant_and_no_other(ruth_run):
         pos = tsume_position(r["position"], f.variant, defender_hand=f.defender_hand)
         for label, where in attacker_pieces(pos):
             try:
-                rep = verify(remove_piece(pos, where), variant=f.variant, defender_hand=f.defender_hand)
+                rep = verify(Problem(remove_piece(pos, where), variant=f.variant, defender=f.defender_hand))
                 still = rep.verdict == "sound" and rep.length == r["length"]
             except Exception:
                 still = False
@@ -137,7 +138,7 @@ def test_ito_tiny_family_in_process(tmp_path):
     assert s.table["sound"] == 2 and s.table["longest_sound"]["length"] == 3
     for p in load(tmp_path / "ito" / "sound.tsume"):
         assert p.defender == "none" and p.id.startswith("census-ito-")
-        assert verify(p).verdict == "sound"
+        assert verify(p.problem()).verdict == "sound"
 
 
 def test_table_of_records_alone():

@@ -191,6 +191,15 @@ def test_subprocess_module_bad_position():
     assert "27" in lines[0]  # names the square
 
 
+@pytest.mark.parametrize("module", ["tsume.cli", "tsume"])
+def test_python_dash_m_registers_every_command(module):
+    proc = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    listed = proc.stdout.split("Commands:", 1)[1].split()
+    missing = [name for name in main.commands if name not in listed]
+    assert not missing and len(main.commands) >= 9, (missing, proc.stdout)
+
+
 # --- one way to give the input: POSITION, or --file FILE --id ID, on every command ------------------
 
 from tsume.collection import load as load_collection, locate  # noqa: E402
@@ -523,12 +532,11 @@ def test_a_panic_in_the_engine_is_an_internal_error(monkeypatch):
 
 
 def test_internal_error_names_the_problem(monkeypatch):
-    import tsume.solve
-
     def broken(*args, **kwargs):
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr(tsume.solve, "solve", broken)
+    # The module: the package's ``tsume.solve`` is the function.
+    monkeypatch.setattr(sys.modules["tsume.solve"], "solve", broken)
     pr = bundled_example()
     r = run("solve", "-q", "--file", "examples", "--id", pr.id)
     assert r.exit_code == 70

@@ -39,7 +39,7 @@ def cand(fen: str, defender: str | None = None, variant: str = "ito") -> Candida
 def assert_sound(path: Path) -> list:
     problems = load(path)
     for p in problems:
-        r = verify(p)
+        r = verify(p.problem())
         assert r.verdict == "sound", (p.id, r.findings)
         assert r.length == p.length and r.mainline == p.solution
     return problems
@@ -457,7 +457,7 @@ def assert_no_repeated_idea(problems) -> None:
 
     shapes = []
     for p in problems:
-        r = verify(p)
+        r = verify(p.problem())
         assert r.verdict == "sound", (p.id, r.findings)
         shapes.append(shape_hash(r))
     for i, a in enumerate(problems):

@@ -42,10 +42,11 @@ def test_a_safe_board_move_is_one_of_a_piece_on_the_board():
 def test_reuse_for_other_hands_changes_no_answer_under_the_stalemate_rule():
     # Ito's stalemate rule with attacker kings: every first move valued with
     # and without reuse for other hands.
+    from tsume import Problem
     from tsume.search import Options
     from tsume.solve import solve
 
     for text in ("k4TG17K6 w 2p 1", "9k20K b 2P 1", "k2T2G17K6 w phP 1"):
-        on = solve(text, all_first_moves=True, variations=False)
-        off = solve(text, all_first_moves=True, variations=False, options=Options(hand_dominance=False))
+        on = solve(Problem(text), all_first_moves=True, variations=False)
+        off = solve(Problem(text), all_first_moves=True, variations=False, options=Options(hand_dominance=False))
         assert (on.status, on.length, on.first_moves) == (off.status, off.length, off.first_moves), text

@@ -15,6 +15,7 @@ from tsume.conventions import interposition_square, ranged_checkers, tsume_posit
 from tsume.errors import TsumeError
 from tsume.limits import Limits
 from tsume.position import Position
+from tsume.problem import Problem
 from tsume.search import OverBudget, Search, SearchLimit
 from tsume.variant import get_variant
 from tsume.verify import LENGTH_BUDGET, verify
@@ -85,7 +86,7 @@ def _replays_to_mate(report, alt) -> None:
 
 def test_verify_reports_bounds_and_a_mating_line_past_the_budget():
     text = "2+FkTg25 b C 1"  # T5x6=+T mates in 27 plies at the last turn
-    report = verify(text, length_budget=20_000)
+    report = verify(Problem(text), length_budget=20_000)
     alt = next(a for a in report.alternatives if a.readable == "T5x6=+T")
     assert (alt.status, alt.kind, alt.exact) == ("mate", "yozume", False)
     assert alt.length_min is not None and alt.length_min < 27 < alt.length
@@ -102,7 +103,7 @@ def test_a_detour_is_still_read_exactly_under_any_budget():
     # ito-L35-0002 has two detours and a yozume; with a budget of one node
     # the detours' proof lines come back into the main line, so their best
     # lines are read whatever they cost, and nothing is classified otherwise.
-    problem = next(p for p in load(locate("bench-ito")) if p.id == "ito-L35-0002")
+    problem = next(p for p in load(locate("bench-ito")) if p.id == "ito-L35-0002").problem()
     full, tight = verify(problem, length_budget=None), verify(problem, length_budget=1)
     assert full.verdict == tight.verdict
     kinds = lambda r: [(a.ply, a.move, a.status, a.kind) for a in r.alternatives]  # noqa: E731
@@ -120,7 +121,7 @@ def test_a_detour_is_still_read_exactly_under_any_budget():
 @pytest.mark.parametrize("bad", [0, -5, 1.5, "many", True])
 def test_a_bad_budget_is_refused(bad):
     with pytest.raises(TsumeError, match="length_budget"):
-        verify("2+FkTg25 b C 1", length_budget=bad)
+        verify(Problem("2+FkTg25 b C 1"), length_budget=bad)
 
 
 def test_the_cli_options():

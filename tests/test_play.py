@@ -9,6 +9,7 @@ import pytest
 
 from tsume.collection import find, load, locate
 from tsume.errors import TsumeError
+from tsume.limits import Limits
 from tsume.play import ESCAPES, FINAL_MATE, RIGHT, frame_keys, frames, play_tree
 from tsume.position import Position
 from tsume.problem import DefenderHand, Problem
@@ -16,8 +17,8 @@ from tsume.reference import reference_solve
 from tsume.solve import solve
 
 
-def _problem(collection: str, pid: str):
-    return find(load(locate(collection)), pid)
+def _problem(collection: str, pid: str) -> Problem:
+    return find(load(locate(collection)), pid).problem()
 
 
 def _reference_checks(pos: Position, value: int) -> dict[str, int | None]:
@@ -73,8 +74,8 @@ def test_every_verdict_agrees_with_the_reference_solver(collection, pid):
 @pytest.mark.parametrize("collection,pid", SMALL + [("examples", "rutherford-15")])
 def test_following_the_hints_plays_the_solvers_main_line_to_mate(collection, pid):
     pr = _problem(collection, pid)
-    pos = pr.problem().position()
-    main = solve(pr.problem()).mainline
+    pos = pr.position()
+    main = solve(pr).mainline
     tree = play_tree(pr)
     node, played = tree["nodes"][0], []
     while True:
@@ -114,12 +115,12 @@ def test_an_escape_says_whether_any_mate_follows():
 
 def test_no_mate_and_limits():
     assert play_tree(_problem("flawed", "ito-no-mate-1"))["status"] == "nomate"
-    tree = play_tree(_problem("examples", "rutherford-15"), node_limit=50)
+    tree = play_tree(_problem("examples", "rutherford-15"), limits=Limits(nodes=50))
     assert not tree["complete"]
     with pytest.raises(TsumeError):
         play_tree(42)
     with pytest.raises(TsumeError):
-        play_tree("k1P2H25 b G", node_limit=0)
+        play_tree(Problem("k1P2H25 b G"), max_nodes=0)
 
 
 def test_frames_draw_every_position_of_the_tree():

@@ -106,6 +106,24 @@ def test_a_problem_is_immutable_hashable_and_pickles():
     assert repr(p) == "Problem('1k3C+g3T1+f18 b PGF 1', variant='ito', defender='none', length=3)"
 
 
+def test_the_stated_solution_is_part_of_the_problem():
+    line = ["C6-9", "+g7x11=g", "G*6"]
+    p = Problem(NONE_TEXT, defender="none", length=3, solution=line)
+    line.append("6-7")  # the problem keeps a copy, as a tuple
+    assert p.solution == ("C6-9", "+g7x11=g", "G*6") and Problem(NONE_TEXT).solution is None
+    assert p == Problem(NONE_TEXT, defender="none", length=3, solution=("C6-9", "+g7x11=g", "G*6"))
+    assert p != p.replace(solution=None) and hash(p) != hash(p.replace(solution=["G*6"]))
+    assert p.replace(solution=None).replace(solution=p.solution) == p
+    assert p.replace(length=None).solution == p.solution  # replace() keeps what it is not given
+    copy = pickle.loads(pickle.dumps(p))
+    assert copy == p and copy.solution == p.solution and copy.length == 3
+    assert repr(p).endswith("length=3, solution=('C6-9', '+g7x11=g', 'G*6'))")
+    with pytest.raises(ArgumentError):
+        Problem(NONE_TEXT, solution="C6-9 +g7x11=g G*6")  # one string, not a sequence of moves
+    with pytest.raises(ArgumentError):
+        p.replace(solution=[6])
+
+
 @pytest.mark.parametrize("args, kwargs, error", [
     ((5,), {}, PositionError),
     (("K30 b G",), {}, PositionError),  # no defender king
@@ -126,12 +144,18 @@ def test_replace_takes_no_ambiguous_none():
 
 
 def test_a_record_makes_its_problem_once_and_again_when_it_changes():
-    (record,) = loads("[a]\nposition: 1k3C+g3T1+f18 b FGP 1\ndefender: none\nlength: 3\n")
+    (record,) = loads("[a]\nposition: 1k3C+g3T1+f18 b FGP 1\ndefender: none\nlength: 3\nsolution: C6-9 +g7x11=g G*6\n")
     p = record.problem()
-    assert p is record.problem() and p == Problem(NONE_TEXT, defender="none", length=3)
+    assert p is record.problem()
+    assert p == Problem(NONE_TEXT, defender="none", length=3, solution=["C6-9", "+g7x11=g", "G*6"])
+    assert pickle.loads(pickle.dumps(p)) == p
     assert record.problem(defender="rest").defender == REST  # an override, as --defender-hand
     record.defender = None
     assert record.problem().defender == REST
+    record.solution = ["C6-9"]
+    assert record.problem().solution == ("C6-9",)
+    record.solution = None
+    assert record.problem().solution is None
 
 
 # --- the entry points ------------------------------------------------------------------------------
@@ -146,14 +170,12 @@ def _same(result, reference: dict) -> None:
 def test_solve(reference):
     _same(solve(Problem(NONE_TEXT, defender="none")), reference)
     _same(solve(RECORD.problem()), reference)
-    # The shorthand is the same problem.
-    _same(solve(NONE_TEXT, defender_hand="none"), reference)
-    with pytest.raises(ArgumentError):
-        solve(RECORD.problem(), defender_hand="rest")  # a Problem carries its own
+    with pytest.raises(ArgumentError, match="record.problem()"):
+        solve(RECORD)  # a record makes its problem: one way in
 
 
 def test_verify(reference):
-    for given in (RECORD, RECORD.problem(), Problem(NONE_TEXT, defender="none")):
+    for given in (RECORD.problem(), Problem(NONE_TEXT, defender="none")):
         report = verify(given)
         assert report.position == reference["position"]
         assert (report.length, report.mainline) == (reference["length"], reference["mainline"])
@@ -163,7 +185,7 @@ def test_verify(reference):
     report, _ = sound_report(Problem(SOUND_TEXT, defender="none"))
     assert report is not None and report.verdict == Verdict.SOUND
     assert (report.position, report.mainline) == (expected["position"], expected["mainline"])
-    assert verify(SOUND_TEXT).verdict == Verdict.UNSOUND  # the rest of the set: no mate
+    assert verify(Problem(SOUND_TEXT)).verdict == Verdict.UNSOUND  # the rest of the set: no mate
 
 
 def test_sat_solve(reference):

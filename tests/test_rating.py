@@ -19,6 +19,7 @@ import pytest
 
 from tsume.compose.rating import WEIGHTS, Rating, rate, shape_hash, solution_tree, stars_for
 from tsume.errors import ArgumentError
+from tsume.problem import Problem
 from tsume.verify import Report, verify
 
 # name: (position, variant, defender hand)
@@ -49,7 +50,7 @@ PROBLEMS = {
 @cache
 def report(name: str) -> Report:
     position, variant, defender = PROBLEMS[name]
-    r = verify(position, variant=variant, defender_hand=defender)
+    r = verify(Problem(position, variant=variant, defender=defender))
     assert r.verdict == "sound", (name, [f.message for f in r.findings])
     return r
 
@@ -307,7 +308,7 @@ def test_not_a_report(function):
 
 @pytest.mark.parametrize("function", [rate, solution_tree, shape_hash])
 def test_a_report_without_a_main_line(function):
-    no_mate = verify("k29K b - 1")  # the attacker has no check at all
+    no_mate = verify(Problem("k29K b - 1"))  # the attacker has no check at all
     assert no_mate.verdict == "unsound" and not no_mate.mainline
     assert "main line" in one_line_argument_error(lambda: function(no_mate))
     empty = Report(id=None, variant="ito", position="k1P2H25 b Gp2t2chg2f 1", verdict="sound")

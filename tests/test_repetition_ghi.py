@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.reference import reference_solve
 from tsume.solve import solve
 from tsume.verify import verify
@@ -59,9 +59,10 @@ def _reference_alternative(pos, prefix: list[int], move: int) -> int | None:
 
 @pytest.mark.parametrize("text,defender", REPRODUCERS, ids=[t for t, _ in REPRODUCERS])
 def test_verify_values_every_alternative_on_the_line_as_the_reference_does(text, defender):
-    report = verify(text, variant="ito", defender_hand=defender)
+    problem = Problem(text, variant="ito", defender=defender)
+    report = verify(problem)
     assert report.verdict != "unknown"
-    pos = tsume_position(text, "ito", defender_hand=defender)
+    pos = problem.position()
     line = []
     q = pos.copy()
     for move in report.mainline:
@@ -80,8 +81,9 @@ def test_verify_values_every_alternative_on_the_line_as_the_reference_does(text,
 
 @pytest.mark.parametrize("text,defender", REPRODUCERS, ids=[t for t, _ in REPRODUCERS])
 def test_solve_gives_the_reference_main_line(text, defender):
-    result = solve(text, variant="ito", defender_hand=defender, all_first_moves=True)
-    pos = tsume_position(text, "ito", defender_hand=defender)
+    problem = Problem(text, variant="ito", defender=defender)
+    result = solve(problem, all_first_moves=True)
+    pos = problem.position()
     line, firsts = reference_solve(pos, result.length)
     assert line is not None and line.length == result.length
     q = pos.copy()
@@ -99,7 +101,7 @@ def test_the_defender_returns_to_the_line_and_the_alternative_fails():
     """``1hk+H3tg22 b G``: after ``+H4-1 k3-5`` the Cavalryman's ``1-3`` mates in
     7 only if the defender may not go back to a position already on the line;
     under the repetition rule it mates within no bound up to 11."""
-    report = verify("1hk+H3tg22 b G", variant="ito", defender_hand="none")
+    report = verify(Problem("1hk+H3tg22 b G", variant="ito", defender="none"))
     assert report.mainline[:2] == ["4-1", "3-5"]
     alt = next(a for a in report.alternatives if a.ply == 3 and a.move == "1-3")
     assert alt.status == "nomate"
@@ -109,5 +111,5 @@ def test_no_yozume_that_a_repetition_refutes():
     """``2k4+H+P3T18 b THp2g``: ``+H2-4`` at the 7th ply once showed as yozume
     in 13 plies, but after ``2-4 6-5 4-2`` the defender's ``5-6`` repeats a
     position of the line."""
-    report = verify("2k4+H+P3T18 b THp2g", variant="ito")
+    report = verify(Problem("2k4+H+P3T18 b THp2g", variant="ito"))
     assert not [f for f in report.findings if f.kind == "yozume" and f.move == "2-4" and f.ply == 7]

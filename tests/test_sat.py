@@ -13,6 +13,7 @@ from tsume.conventions import tsume_position
 from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.position import Position
+from tsume.problem import Problem
 from tsume.reference import reference_solve
 from tsume.sat import SatEngine, SatError, sat_solve
 from tsume.sat.engine import cpos_of, engine_move
@@ -135,15 +136,16 @@ def test_mutated_rules_are_caught():
 
 
 def test_sat_solve_result_fields():
-    r = sat_solve("3T2k1CG21 b C 1", variant="ito", max_length=3, all_first_moves=True)
+    problem = Problem("3T2k1CG21 b C 1", variant="ito")
+    r = sat_solve(problem, max_length=3, all_first_moves=True)
     d = r.to_dict()
     assert d["status"] == "mate" and d["length"] == 3
     assert d["mainline"][0] == "C*3" and len(d["mainline"]) == 3
     assert {fm["move"] for fm in d["first_moves"] if fm["status"] == "mate"} == {"C*3"}
-    df = solve("3T2k1CG21 b C 1", variant="ito", max_length=3, options=RAW)
+    df = solve(problem, max_length=3, options=RAW)
     assert (df.length, df.mainline, df.leftover) == (r.length, r.mainline, r.leftover)
     with pytest.raises(SatError):
-        sat_solve("3T2k1CG21 b C 1", max_length=None)
+        sat_solve(problem, max_length=None)
 
 
 def test_cli_engine_sat():
@@ -184,8 +186,8 @@ def test_cli_engine_sat_bad_input(args, needle):
 def test_counted_and_raw_lengths_differ_where_interpositions_are_useless(text, variant, counted, raw):
     """The SAT engine computes the raw length; the default solver counts under the
     useless-interposition rule (docs/sat.md: 1-2% of random positions differ)."""
-    assert solve(text, variant=variant, max_length=3).length == counted
-    assert solve(text, variant=variant, max_length=3, options=RAW).length == raw
+    assert solve(Problem(text, variant=variant), max_length=3).length == counted
+    assert solve(Problem(text, variant=variant), max_length=3, options=RAW).length == raw
     pos = tsume_position(text, variant)
     eng = SatEngine(pos)
     assert eng.shortest(3) == raw

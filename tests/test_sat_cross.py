@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import pytest
 
 import tsume.reference as reference_module
-from tsume.conventions import tsume_position
 from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.limits import Limits
+from tsume.problem import Problem
 from tsume.sat import DEFAULT_MEMORY_MB, SatEngine, SatTimeout
 from tsume.sat.engine import engine_move
 from tsume.solve import solve
@@ -72,7 +72,8 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
     """Solve one position with the three engines: (disagreements, the SAT first-move lengths)."""
     raw = random_tsume(random.Random(seed), variant, **generator)
     dh = "none" if seed % 4 == 0 else None
-    pos = tsume_position(raw, variant, defender_hand=dh)
+    problem = Problem(raw, defender=dh)
+    pos = problem.position()
     line, firsts = reference_module.reference_solve(pos, bound, useless_interpositions=False)
     eng = SatEngine(pos, limits=Limits(time=sat_seconds, memory=DEFAULT_MEMORY_MB))
     try:
@@ -81,8 +82,8 @@ def three_way(variant: str, seed: int, bound: int, generator: dict, sat_seconds:
         raise SatOverBudget from None
     finally:
         eng.close()
-    r = solve(raw, variant=variant, max_length=bound, defender_hand=dh, all_first_moves=True,
-              node_limit=DFPN_NODE_LIMIT, variations=False, options=RAW)
+    r = solve(problem, max_length=bound, all_first_moves=True, limits=Limits(nodes=DFPN_NODE_LIMIT),
+              variations=False, options=RAW)
     where = f"{variant} seed={seed} bound={bound} defender_hand={dh} {pos.fen()!r}"
     problems = []
     ref_first = {str(m): v for m, v in firsts.items()}

@@ -14,6 +14,7 @@ from pysat.examples.genhard import PHP
 
 from tsume.cli import main
 from tsume.limits import Limits
+from tsume.problem import Problem
 from tsume.sat import SatError, SatMemoryLimit, SatTimeout, sat_solve
 from tsume.sat.budget import Budget, line_bytes, longest_line
 from tsume.sat.cegar import SOLVER
@@ -21,16 +22,17 @@ from tsume.sat.cegar import SOLVER
 # The defender holds most of the Ito set: mates within 5 plies take minutes and
 # gigabytes (1.9 GB after 120 s without a bound).
 HARD = "3T2k1CG21 b C 1"
+LONG = Problem("k30 b G")
 
 
 def test_time_limit_lands_within_ten_percent():
-    r = sat_solve(HARD, max_length=5, all_first_moves=True, time_limit=1.5)
+    r = sat_solve(Problem(HARD), max_length=5, all_first_moves=True, limits=Limits(time=1.5))
     assert (r.status, r.reason) == ("unknown", "time limit")
     assert r.stats["seconds"] < 1.65
 
 
 def test_memory_limit_stops_with_unknown():
-    r = sat_solve(HARD, max_length=5, all_first_moves=True, memory_limit_mb=40)
+    r = sat_solve(Problem(HARD), max_length=5, all_first_moves=True, limits=Limits(memory=40))
     assert (r.status, r.reason) == ("unknown", "memory limit (40 MB)")
     # Checked every 1,024 new variables: the estimate overshoots by well under a megabyte.
     assert 40 <= r.stats["memory_mb"] < 41
@@ -72,13 +74,13 @@ def test_a_length_that_cannot_be_encoded_is_refused_before_building():
     started = time.perf_counter()
     with pytest.raises(SatError, match=r"^--max-length 1000000 is too long for the SAT engine: about [\d,]+ GB "
                                        r"of clauses; at most 349 plies with --memory 2048$"):
-        sat_solve("k30 b G", max_length=1_000_000)
+        sat_solve(LONG, max_length=1_000_000)
     assert time.perf_counter() - started < 0.5
     assert longest_line(int(2048e6), 31) == 349 and line_bytes(351, 31) > 2048e6 >= line_bytes(349, 31)
     # The bound follows the memory budget; no budget, no refusal.
     with pytest.raises(SatError, match="at most 67 plies with --memory 100"):
-        sat_solve("k30 b G", max_length=69, memory_limit_mb=100)
-    assert sat_solve("k30 b G", max_length=69, memory_limit_mb=None).status == "nomate"
+        sat_solve(LONG, max_length=69, limits=Limits(memory=100))
+    assert sat_solve(LONG, max_length=69, limits=Limits()).status == "nomate"
 
 
 def test_cli_memory_option_and_short_output():

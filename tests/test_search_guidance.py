@@ -38,7 +38,7 @@ def test_drop_groups_change_no_solution():
     problems = [p for p in load(locate("bench-ito")) if p.length is not None and 7 <= p.length <= 13][::4]
     assert len(problems) >= 10
     for p in problems:
-        on = solve(p.position, variant=p.variant, defender_hand=p.defender)
-        off = solve(p.position, variant=p.variant, defender_hand=p.defender, options=Options(drop_groups=False))
+        on = solve(p.problem())
+        off = solve(p.problem(), options=Options(drop_groups=False))
         assert (on.status, on.length, on.mainline) == (off.status, off.length, off.mainline), p.id
         assert on.length == p.length, p.id

@@ -26,7 +26,7 @@ Reminders used throughout (docs/rules.md):
 
 from __future__ import annotations
 
-from tsume import DefenderHand, Position
+from tsume import DefenderHand, Position, Problem
 from tsume.conventions import tsume_position
 from tsume.search import Search
 from tsume.reference import ReferenceSolver, reference_solve
@@ -35,9 +35,9 @@ from tsume.solve import solve
 # --- helpers -------------------------------------------------------------------
 
 
-def reference(problem, variant: str, bound: int, defender_hand: str | None = None):
+def reference(problem: Problem, bound: int):
     """The reference answer: ((length, main line, leftover) or None, {first move: length})."""
-    pos = tsume_position(problem, variant, defender_hand=defender_hand)
+    pos = problem.position()
     line, firsts = reference_solve(pos, bound)
     first = {str(m): v for m, v in firsts.items() if v is not None}
     if line is None:
@@ -55,8 +55,9 @@ def reference(problem, variant: str, bound: int, defender_hand: str | None = Non
 def check(problem, variant: str = "ito", bound: int = 5, defender_hand: str | None = None):
     """Solve ``problem`` (a string or Position) with both solvers, assert that they
     agree, and return the solve() Result."""
-    r = solve(problem, variant=variant, max_length=bound, defender_hand=defender_hand, all_first_moves=True)
-    ref_line, ref_first = reference(problem, variant, bound, defender_hand)
+    tsume = Problem(problem, variant=variant, defender=defender_hand)
+    r = solve(tsume, max_length=bound, all_first_moves=True)
+    ref_line, ref_first = reference(tsume, bound)
     if ref_line is None:
         assert r.status == "nomate", (r.status, r.length, r.mainline)
     else:
@@ -158,7 +159,7 @@ def test_ito_no_mate_interpositions_refute_every_check():
     assert all(d["status"] == "nomate" for d in r.first_moves)
     assert {d["move"] for d in r.first_moves} == {"C*3", "C*4", "C*5", "C*6"}
     # ... and not at any length (the df-pn search is unbounded without max_length)
-    assert solve("kp4G24 b C 1", variant="ito").status == "nomate"
+    assert solve(Problem("kp4G24 b C 1", variant="ito")).status == "nomate"
 
 
 def test_no_mate_within_the_bound_but_a_mate_with_a_larger_one():
@@ -350,7 +351,7 @@ def test_perpetual_check_is_no_mate():
         assert [str(m) for m in pos.evasions()] == [defender]
         pos.push_str(defender)
     assert pos.key() == start
-    r = solve(PERPETUAL, variant="ito")  # no max_length
+    r = solve(Problem(PERPETUAL, variant="ito"))  # no max_length
     assert r.status == "nomate"
     assert check(PERPETUAL, "ito", 11).status == "nomate"
     # The reference's rule, directly: with the start position already on the line,
@@ -485,7 +486,7 @@ def test_defender_hand_none_versus_rest_rutherford():
     assert r.status == "nomate"
     pos = tsume_position(DROPMATE, "rutherford", defender_hand="none")
     assert sorted(str(m) for m in pos.checks()) == ["4-2", "4-3"]
-    assert solve(DROPMATE, variant="rutherford", defender_hand="none").status == "nomate"
+    assert solve(Problem(DROPMATE, variant="rutherford", defender="none")).status == "nomate"
     # an explicit hand: one pawn is enough to make +B*5 legal (and a mate in 1) again
     r = check(DROPMATE, "rutherford", 5, defender_hand="P")
     assert (r.length, r.mainline) == (1, ["+B*5"])

@@ -33,9 +33,11 @@ from dataclasses import dataclass
 import pytest
 
 import tsume.reference as reference_module
-from tsume.conventions import interposition_square, ranged_checkers, tsume_position
+from tsume.conventions import interposition_square, ranged_checkers
+from tsume.limits import Limits
 from tsume.generate import random_tsume
 from tsume.position import Position
+from tsume.problem import Problem
 from tsume.solve import solve
 
 from budgeted_reference import BudgetedReferenceSolver, OverBudget
@@ -138,16 +140,10 @@ def compare(variant: str, seed: int, bound: int, generator: dict) -> list[str]:
     """Solve one random position with both solvers; the list of disagreements."""
     raw = random_tsume(random.Random(seed), variant, **generator)
     dh = defender_hand_for(seed)
-    pos = tsume_position(raw, variant, defender_hand=dh)
+    problem = Problem(raw, defender=dh)
+    pos = problem.position()
     line, firsts = reference_module.reference_solve(pos, bound)  # may raise OverBudget
-    r = solve(
-        raw,
-        variant=variant,
-        max_length=bound,
-        defender_hand=dh,
-        all_first_moves=True,
-        node_limit=DFPN_NODE_LIMIT,
-    )
+    r = solve(problem, max_length=bound, all_first_moves=True, limits=Limits(nodes=DFPN_NODE_LIMIT))
     where = f"{variant} seed={seed} bound={bound} defender_hand={dh} {pos.fen()!r}"
     problems: list[str] = []
 

@@ -7,28 +7,30 @@ import json
 import pytest
 from child_run import run_tsume
 
+from tsume import Limits, Problem
 from tsume.solve import solve
 
-NINE = "7H1+F2k18 b TCG 1"  # a 9-ply Ito problem (tsume generator, seed 27)
-THIRTEEN = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford problem (with yozume: dropped from the examples)
+NINE = Problem("7H1+F2k18 b TCG 1")  # a 9-ply Ito problem (tsume generator, seed 27)
+# A 13-ply Rutherford problem (with yozume: dropped from the examples).
+THIRTEEN = Problem("l3k1n+P1S15 b PL 1", variant="rutherford")
 
 
 def test_node_limit_gives_unknown_and_exit_code():
-    r = solve(NINE, variant="ito", node_limit=200)
+    r = solve(NINE, limits=Limits(nodes=200))
     assert r.status == "unknown" and r.reason == "node limit"
     assert r.stats["nodes"] == 200
 
 
 def test_memory_bound_collects_garbage_and_stays_exact():
-    free = solve(THIRTEEN, variant="rutherford", variations=False)
-    tight = solve(THIRTEEN, variant="rutherford", variations=False, memory_limit_mb=0.05)
+    free = solve(THIRTEEN, variations=False)
+    tight = solve(THIRTEEN, variations=False, limits=Limits(memory=0.05))
     assert tight.stats["gc_runs"] > 0
     assert (tight.status, tight.length, tight.mainline) == (free.status, free.length, free.mainline)
 
 
 def test_progress_callback_reports_growing_counts():
     seen = []
-    r = solve(THIRTEEN, variant="rutherford", variations=False, progress=seen.append, progress_interval=0.0)
+    r = solve(THIRTEEN, variations=False, progress=seen.append, progress_interval=0.0)
     assert r.stats["nodes"] > 2048 and len(seen) >= 2
     assert all({"nodes", "seconds", "table_entries"} <= set(s) for s in seen)
     assert [s["nodes"] for s in seen] == sorted(s["nodes"] for s in seen)
@@ -39,13 +41,13 @@ def test_depth_limit_gives_unknown_not_a_crash():
     (compiled code would otherwise overflow the C stack on a very deep path)."""
     from tsume.search import Options
 
-    free = solve(NINE, variant="ito", variations=False)
+    free = solve(NINE, variations=False)
     assert (free.status, free.length) == ("mate", 9)
-    shallow = solve(NINE, variant="ito", variations=False, options=Options(max_depth=free.length - 1))
+    shallow = solve(NINE, variations=False, options=Options(max_depth=free.length - 1))
     assert shallow.status == "unknown" and shallow.reason.startswith("depth limit")
     # Nested searches (useless interpositions) share the path, so it runs
     # deeper than the mate; a few dozen plies are plenty here.
-    enough = solve(NINE, variant="ito", variations=False, options=Options(max_depth=40))
+    enough = solve(NINE, variations=False, options=Options(max_depth=40))
     assert (enough.status, enough.length, enough.mainline) == (free.status, free.length, free.mainline)
 
 

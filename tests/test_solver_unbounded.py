@@ -13,7 +13,7 @@ import pytest
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.limits import Limits
-from tsume.problem import DefenderHand
+from tsume.problem import DefenderHand, Problem
 from tsume.reference import reference_solve
 from tsume.search import Search
 from tsume.solve import solve
@@ -23,7 +23,7 @@ def test_goose_chase_is_no_mate_without_a_bound():
     # A lone goose drop checks the king on 1; k1-2 leaves the goose no check.
     pos = tsume_position("k30 b G", "ito")
     assert Search(pos, limits=Limits(nodes=10_000)).mate() is False
-    assert solve("k30 b G", variant="ito", node_limit=10_000).status == "nomate"
+    assert solve(Problem("k30 b G", variant="ito"), limits=Limits(nodes=10_000)).status == "nomate"
 
 
 @pytest.mark.parametrize("variant", ["ito", "rutherford"])
@@ -32,7 +32,7 @@ def test_unbounded_status_matches_reference(variant):
     checked = 0
     for _ in range(60):
         pos = tsume_position(random_tsume(rng, variant, attacker_hand=(0, 2)), variant, defender_hand="none")
-        r = solve(pos, variant=variant, node_limit=50_000, defender_hand=DefenderHand.held(pos))
+        r = solve(Problem(pos, defender=DefenderHand.held(pos)), limits=Limits(nodes=50_000))
         if r.status == "unknown":
             continue
         line, _ = reference_solve(pos, 5)

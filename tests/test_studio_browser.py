@@ -22,7 +22,7 @@ import pytest
 from studio_server import LONG, Studio, click_square, descendants, wait_js
 from test_browser import READ_DIAGRAM, check_diagram, browser  # noqa: F401 - the fixture
 from tsume.collection import find, load, locate
-from tsume.problem import tsume_position
+from tsume.problem import Problem, tsume_position
 from tsume.play import play_tree
 from tsume.position import Position
 from tsume.render import mated, numbered, useless_by_check
@@ -93,7 +93,7 @@ class StudioPage:
         self.tab("play")
         self.page.click("#play-start")
         self.page.wait_for_selector("#player .player[data-state=your-move]", timeout=30_000)
-        return play_tree(find(load(locate(collection)), pid))
+        return play_tree(find(load(locate(collection)), pid).problem())
 
     def board(self, selector: str) -> dict:
         return self.page.locator(f"{selector} svg").evaluate(READ_DIAGRAM)
@@ -217,7 +217,7 @@ def test_a_cleared_board_is_a_new_problem_verified_and_saved_as_one(page):
     page.tab("solve")
     pg.click("#verify")
     pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
-    want = verify("1kT3H24 b G 1")
+    want = verify(Problem("1kT3H24 b G 1"))
     assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == want.verdict == "sound"
     assert pg.inner_text("#result-line").startswith(f"Mate in {want.length} plies")
     # Save asks for an id of its own, and files the problem under it, with nothing of ito-05's.
@@ -687,7 +687,7 @@ def test_the_booklet_play_mode_works_offline(browser, tmp_path):  # noqa: F811
         for number, pid in ((1, "ito-09"), (2, "rutherford-05")):
             page.click(f"#play-{number} button.play-start")
             page.wait_for_selector(f"#play-{number} .player[data-state=your-move]")
-            tree = play_tree(find(load(locate("examples")), pid))
+            tree = play_tree(find(load(locate("examples")), pid).problem())
             _play_through(page, f"#play-{number}", tree)
         assert errors == []
         assert [u for u in requests if not u.startswith("file:")] == []

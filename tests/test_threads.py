@@ -24,7 +24,7 @@ from tsume.verify import verify
 
 
 def test_two_threads_verify_as_one_does():
-    problems = [p for p in load(locate("bench-rutherford")) if p.length in (7, 9)][:12]
+    problems = [p.problem() for p in load(locate("bench-rutherford")) if p.length in (7, 9)][:12]
     serial = [verify(p).to_dict() for p in problems]
     with ThreadPoolExecutor(2) as pool:
         parallel = [r.to_dict() for r in pool.map(verify, problems)]

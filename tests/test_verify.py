@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from tsume.collection import Problem
+from tsume import Limits, Problem
+from tsume.collection import Record
 from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.reference import ReferenceSolver
@@ -19,6 +20,7 @@ from tsume.verify import FINDING_KINDS, sound_report, verify
 # on 6 never moves.
 ITO05 = "H1kf1P1c2K20 b PHG 1"
 ITO05_LINE = ["G*7", "3-2", "H*5", "2-1", "P*2"]
+ITO05_PROBLEM = Problem(ITO05)
 
 
 def kinds(report) -> set[str]:
@@ -26,7 +28,7 @@ def kinds(report) -> set[str]:
 
 
 def test_a_sound_problem_is_sound_and_its_report_is_complete():
-    r = verify(ITO05, length=5, solution=ITO05_LINE)
+    r = verify(Problem(ITO05, length=5, solution=ITO05_LINE))
     assert r.verdict == "sound"
     assert r.length == 5 and r.mainline == ITO05_LINE and r.leftover == "-"
     assert [f.kind for f in r.findings] == ["unused-material"]
@@ -45,7 +47,7 @@ def test_a_sound_problem_is_sound_and_its_report_is_complete():
 
 
 def test_stated_length_mismatch():
-    r = verify(ITO05, length=7)
+    r = verify(Problem(ITO05, length=7))
     assert kinds(r) == {"stated-length-mismatch"} and r.verdict == "unsound"
     assert r.findings[0].length == 5
 
@@ -60,7 +62,7 @@ def test_stated_length_mismatch():
     ],
 )
 def test_solution_mismatch(solution, says):
-    r = verify(ITO05, solution=solution)
+    r = verify(Problem(ITO05, solution=solution))
     assert kinds(r) == {"solution-mismatch"}, r.findings
     assert says in next(f.message for f in r.findings if f.kind == "solution-mismatch")
     assert r.verdict == "unsound"
@@ -68,29 +70,34 @@ def test_solution_mismatch(solution, says):
     assert r.mainline == ITO05_LINE
 
 
-def test_problem_fields_are_used_and_keywords_override_them():
-    pr = Problem(id="x", position=ITO05, variant="ito", length=7, solution=ITO05_LINE)
-    r = verify(pr)
+def test_a_records_fields_are_its_problems():
+    record = Record(id="x", position=ITO05, variant="ito", length=7, solution=ITO05_LINE)
+    r = verify(record.problem(), id=record.id)
     assert r.id == "x" and kinds(r) == {"stated-length-mismatch"}
-    assert kinds(verify(pr, length=5)) == set()
+    assert verify(record.problem()).id is None  # the label is the caller's
+    record.length = 5
+    assert kinds(verify(record.problem())) == set()
+    # The stated solution is compared as the record states it.
+    record.solution = ITO05_LINE[:3]
+    assert kinds(verify(record.problem())) == {"solution-mismatch"}
 
 
 def test_no_mate():
     # A lone Pawn cannot mate a free king.
-    r = verify("k1P28 b - 1", defender_hand="none")
+    r = verify(Problem("k1P28 b - 1", defender="none"))
     assert [f.kind for f in r.findings] == ["no-mate"] and r.verdict == "unsound"
     assert r.length is None and r.mainline == []
 
 
 def test_a_limit_makes_every_open_question_unknown_never_sound():
-    r = verify(ITO05, node_limit=30)
+    r = verify(ITO05_PROBLEM, limits=Limits(nodes=30))
     assert r.verdict == "unknown"
     assert [f.kind for f in r.findings] == ["unknown"]
     # A limit during the walk: the alternatives it stops are listed as unknown.
-    full = verify(ITO05)
+    full = verify(ITO05_PROBLEM)
     seen = set()
     for limit in range(full.stats["nodes"] // 4, full.stats["nodes"], max(1, full.stats["nodes"] // 12)):
-        part = verify(ITO05, node_limit=limit)
+        part = verify(ITO05_PROBLEM, limits=Limits(nodes=limit))
         assert part.verdict in ("unknown", "sound")
         # The limit holds for the whole verify, however many questions follow
         # the first stop (1,000 nodes asked once ran 44,032, then 1,050).
@@ -106,7 +113,7 @@ def test_a_limit_makes_every_open_question_unknown_never_sound():
 
 def test_fail_fast_stops_at_the_first_defect():
     pos = "l3k1n+P1S15 b PL 1"  # a 13-ply Rutherford mate with yozume at ply 1
-    r = verify(pos, variant="rutherford", fail_fast=True)
+    r = verify(Problem(pos, variant="rutherford"), fail_fast=True)
     assert r.verdict == "unsound"
     defects = [f for f in r.findings if f.severity == "defect"]
     assert len(defects) == 1 and defects[0].kind == "yozume" and defects[0].ply == 1
@@ -117,7 +124,7 @@ def test_fail_fast_does_not_read_the_length_of_a_last_turn_yozume():
     # takes some 1.5 million nodes (its exact length needs a disproof within
     # 25).  At the last turn any mate but one at once is yozume: a fail-fast
     # run only asks whether it mates.
-    r = verify("2+FkTg25 b C 1", variant="ito", fail_fast=True, node_limit=50_000)
+    r = verify(Problem("2+FkTg25 b C 1", variant="ito"), fail_fast=True, limits=Limits(nodes=50_000))
     assert r.verdict == "unsound" and r.stats["nodes"] < 10_000
     (yozume,) = [f for f in r.findings if f.severity == "defect"]
     assert (yozume.kind, yozume.ply, yozume.move, yozume.length) == ("yozume", 1, "5-6", None)
@@ -128,9 +135,9 @@ def _random_verified_mates(variant: str):
     rng = random.Random(515)
     for _ in range(100):
         pos = random_tsume(rng, variant, attacker_men=(1, 3), defender_men=(0, 2), attacker_hand=(1, 2), spread=4)
-        if solve(pos, variant=variant, node_limit=2_000, variations=False).status != "mate":
+        if solve(Problem(pos), limits=Limits(nodes=2_000), variations=False).status != "mate":
             continue
-        full = verify(pos, variant=variant, node_limit=20_000)
+        full = verify(Problem(pos), limits=Limits(nodes=20_000))
         if full.verdict != "unknown":
             yield pos, full
 
@@ -139,7 +146,7 @@ def _random_verified_mates(variant: str):
 def test_fail_fast_says_unsound_exactly_when_the_full_report_does(variant):
     verdicts: dict[str, int] = {}
     for pos, full in _random_verified_mates(variant):
-        fast = verify(pos, variant=variant, node_limit=20_000, fail_fast=True)
+        fast = verify(Problem(pos), limits=Limits(nodes=20_000), fail_fast=True)
         assert (fast.verdict == "unsound") == (full.verdict == "unsound"), pos.fen()
         if full.verdict != "unsound":  # nothing stopped it: the same report
             assert fast.to_dict() == full.to_dict() | {"stats": fast.to_dict()["stats"]}, pos.fen()
@@ -153,10 +160,10 @@ def test_fail_fast_says_unsound_exactly_when_the_full_report_does(variant):
     ("rutherford", "2k+B1L10 b N 1", 13), ("rutherford", "6l1k2+S11K1 b B 1", 5),
 ])
 def test_a_fail_fast_last_turn_yozume_is_one_of_the_full_report(variant, text, length):
-    fast = verify(text, variant=variant, fail_fast=True)
+    fast = verify(Problem(text, variant=variant), fail_fast=True)
     (found,) = [f for f in fast.findings if f.severity == "defect"]
     assert found.kind == "yozume" and found.length is None and "length not read" in found.message
-    full = verify(text, variant=variant)
+    full = verify(Problem(text, variant=variant))
     same = [f for f in full.findings if (f.ply, f.move) == (found.ply, found.move)]
     assert [(f.kind, f.length) for f in same] == [("yozume", length)]
 
@@ -166,16 +173,17 @@ def test_sound_report_stops_at_an_alternative_that_mates_at_all():
     # after 71,248 nodes in all), and its length takes more: verify() with
     # 100,000 nodes ends "unknown"; sound_report() only needs to know it mates,
     # so it stops before the limit (a run the limit stops counts 100,000).
-    report, nodes = sound_report("1kG1F26 b CF 1", variant="ito", node_limit=100_000)
+    problem, limits = Problem("1kG1F26 b CF 1", variant="ito"), Limits(nodes=100_000)
+    report, nodes = sound_report(problem, limits=limits)
     assert report is None and nodes < 90_000
-    assert verify("1kG1F26 b CF 1", variant="ito", node_limit=100_000).verdict == "unknown"
+    assert verify(problem, limits=limits).verdict == "unknown"
 
 
 @pytest.mark.parametrize("variant", ["ito", "rutherford"])
 def test_sound_report_is_the_report_of_exactly_the_sound_problems(variant):
     verdicts: dict[str, int] = {}
     for pos, full in _random_verified_mates(variant):
-        report, nodes = sound_report(pos, variant=variant, node_limit=20_000)
+        report, nodes = sound_report(Problem(pos), limits=Limits(nodes=20_000))
         if full.verdict == "sound":
             same = report is not None and report.to_dict() | {"stats": None} == full.to_dict() | {"stats": None}
             assert same, pos.fen()
@@ -218,12 +226,13 @@ def test_verify_agrees_with_solve_and_the_reference(variant):
     for seed in range(300, 380):
         raw = random_tsume(random.Random(seed), variant, attacker_hand=(0, 2))
         dh = "none" if seed % 2 == 0 else None
-        s = solve(raw, variant=variant, max_length=5, defender_hand=dh, node_limit=20_000)
+        problem = Problem(raw, defender=dh)
+        s = solve(problem, max_length=5, limits=Limits(nodes=20_000))
         if s.status != "mate":
             continue
         # Some random positions take minutes to verify (many long alternative
         # mates); a node limit keeps the file fast, and "unknown" is skipped.
-        r = verify(raw, variant=variant, defender_hand=dh, node_limit=15_000)
+        r = verify(problem, limits=Limits(nodes=15_000))
         if r.verdict == "unknown":
             continue
         compared += 1
@@ -235,7 +244,7 @@ def test_verify_agrees_with_solve_and_the_reference(variant):
         assert {k: x for k, x in mine.items() if k not in stopped} == {
             k: x for k, x in theirs.items() if k not in stopped}, raw
         assert mine.keys() == theirs.keys(), raw
-        pos = tsume_position(raw, variant, defender_hand=dh)
+        pos = problem.position()
         for a in r.alternatives:
             if a.ply != 1 or a.status == "unknown":  # the node limit stopped it
                 continue
@@ -300,7 +309,7 @@ def test_cli_bad_input_is_one_line_and_status_2(args, says):
 
 def test_lines_meeting_only_at_the_mate_are_yozume_not_a_detour():
     # +N*6 3-5 6-3 ends in the main line's final position, and only there.
-    r = verify("2k3s2K2 b N 1", variant="rutherford")
+    r = verify(Problem("2k3s2K2 b N 1", variant="rutherford"))
     assert r.mainline == ["+N*1", "3-5", "1-3"]
     assert r.kinds == {"yozume"} and r.verdict == "unsound"
     (f,) = r.findings
@@ -309,7 +318,7 @@ def test_lines_meeting_only_at_the_mate_are_yozume_not_a_detour():
 
 def test_strict_makes_tolerated_alternatives_defects():
     # ito-detour-1 of problems/flawed.tsume: H7-4 rejoins the main line before the mate.
-    pos = "k4FHf+p1g1h18 b G2T 1"
+    pos = Problem("k4FHf+p1g1h18 b G2T 1")
     normal = verify(pos)
     assert normal.kinds == {"detour"} and normal.verdict == "flawed"
     strict = verify(pos, strict=True)
@@ -319,39 +328,45 @@ def test_strict_makes_tolerated_alternatives_defects():
 def test_the_longer_with_pieces_left_switch():
     # With the defender holding nothing, k17-18 lasts 5 plies but leaves the
     # captured Goose in hand; k17-19 lasts 3 and leaves nothing.
-    pos = "12HP2kG13 b CF 1"
-    plain = verify(pos, defender_hand="none")
+    pos = Problem("12HP2kG13 b CF 1", defender="none")
+    plain = verify(pos)
     assert plain.length == 5 and plain.leftover == "G"
     assert "te-amari" in plain.kinds and "longer-variation" not in plain.kinds
-    excused = verify(pos, defender_hand="none", longer_with_leftover_ok=True)
+    excused = verify(pos, longer_with_leftover_ok=True)
     assert excused.length == 3 and excused.mainline == ["C*23", "17-19", "F*20"] and excused.leftover == "-"
     assert "te-amari" not in excused.kinds
     (lv,) = [f for f in excused.findings if f.kind == "longer-variation"]
     assert lv.severity == "info" and lv.length == 5 and lv.pieces == "G" and lv.ply == 2
     # The same line stated as the intended solution: a defect without the switch.
-    stated = verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"])
+    stated = verify(pos.replace(solution=["C*23", "17-19", "F*20"]))
     (lv,) = [f for f in stated.findings if f.kind == "longer-variation"]
     assert lv.severity == "defect" and stated.verdict == "unsound"
-    assert verify(pos, defender_hand="none", solution=["C*23", "17-19", "F*20"],
+    assert verify(pos.replace(solution=["C*23", "17-19", "F*20"]),
                   longer_with_leftover_ok=True).mainline == ["C*23", "17-19", "F*20"]
 
 
-def test_the_package_calls_solve_and_verify_directly():
+def test_the_package_exports_solve_and_verify_as_functions():
+    import importlib
+    import types
+
     import tsume
+    from tsume.solve import Result
+    from tsume.verify import Report
 
-    assert tsume.verify(ITO05).verdict == "sound"
-    assert isinstance(tsume.verify(ITO05), tsume.verify.Report)
-    assert tsume.solve(ITO05).mainline == ITO05_LINE
-    import tsume.verify as module
-
-    assert module.FINDING_KINDS == FINDING_KINDS
+    assert isinstance(tsume.solve, types.FunctionType) and isinstance(tsume.verify, types.FunctionType)
+    assert tsume.solve is solve and tsume.verify is verify
+    assert isinstance(tsume.verify(ITO05_PROBLEM), Report) and tsume.verify(ITO05_PROBLEM).verdict == "sound"
+    assert isinstance(tsume.solve(ITO05_PROBLEM), Result) and tsume.solve(ITO05_PROBLEM).mainline == ITO05_LINE
+    # The modules are still there by their names.
+    assert importlib.import_module("tsume.verify").FINDING_KINDS == FINDING_KINDS
+    assert type(importlib.import_module("tsume.solve")) is types.ModuleType
 
 
 def test_strict_checks_the_attacker_moves_of_variations():
     # A sound 5-ply problem (found by the seed search that came before tsume
     # compose); in its variation k2-3
     # the mate T*2 also works beside the one played, which only strict minds.
-    pos = "1k2PT1h2+G6+h13 b T 1"
+    pos = Problem("1k2PT1h2+G6+h13 b T 1")
     assert verify(pos).verdict == "sound"
     strict = verify(pos, strict=True)
     assert strict.verdict == "unsound"
@@ -386,7 +401,7 @@ def test_ply_is_counted_the_same_way_in_the_text_and_the_json():
 def _flawed(pid: str) -> Problem:
     from tsume.collection import load, locate
 
-    return next(p for p in load(locate("flawed")) if p.id == pid)
+    return next(p for p in load(locate("flawed")) if p.id == pid).problem()
 
 
 def test_nodes_by_question_add_up_and_name_each_kind_of_work():
@@ -408,6 +423,6 @@ def test_nodes_by_question_add_up_and_name_each_kind_of_work():
 
 
 def test_nodes_by_question_count_a_search_stopped_by_a_limit():
-    r = verify(_flawed("ito-detour-1"), node_limit=3000)
+    r = verify(_flawed("ito-detour-1"), limits=Limits(nodes=3000))
     assert r.verdict == "unknown"
     assert sum(r.stats["nodes_by_question"].values()) == r.stats["nodes"]

@@ -52,7 +52,7 @@ def test_the_flawed_collection_covers_every_kind_twice():
 
 @pytest.mark.parametrize("problem", FLAWED, ids=lambda p: p.id)
 def test_a_flawed_problem_shows_exactly_its_flaw(problem):
-    r = verify(problem)
+    r = verify(problem.problem())
     (kind,) = expected_kinds(problem)
     assert r.kinds == {kind}, [f.message for f in r.findings]
     assert r.verdict == VERDICT[kind]
@@ -76,7 +76,7 @@ def test_the_long_ito_collection_is_composed_and_long():
     # Verifying them all takes some 8 s of CPU (docs/performance.md, "Verify"); the suite
     # verifies the quickest of the longest.
     longest = [p for p in problems if p.length == max(q.length for q in problems)]
-    r = verify(min(longest, key=lambda p: int(p.fields("rating")["nodes"])))
+    r = verify(min(longest, key=lambda p: int(p.fields("rating")["nodes"])).problem())
     assert r.verdict == "sound" and r.length == max(p.length for p in problems)
 
 
@@ -86,7 +86,7 @@ def test_the_long_ito_collection_is_composed_and_long():
     ids=lambda p: p.id,
 )
 def test_a_seed_problem_is_sound(problem):
-    r = verify(problem)
+    r = verify(problem.problem())
     assert r.verdict == "sound", [f.message for f in r.findings]
     assert r.length == problem.length and r.mainline == problem.solution
 
@@ -101,7 +101,7 @@ def test_the_examples_show_both_games_drops_and_a_long_mate():
 def test_an_example_verifies_as_its_tags_say(problem):
     # The README's showcase: sound, with the stated length and solution, unless
     # tagged expect-<kind> as an example of that flaw (as in flawed.tsume).
-    r = verify(problem)
+    r = verify(problem.problem())
     kinds = expected_kinds(problem)
     if kinds:
         (kind,) = kinds

@@ -2,8 +2,8 @@
 
 Each check returns the value (as the type the engines use) or raises
 :class:`~tsume.errors.ArgumentError` with one line naming the argument and the
-bad value.  The entry points (``solve``, ``verify``, ``sat_solve``,
-``tsume_position``, ``perft``, ``divide``) call them first, and the command
+bad value.  The values and entry points (``Problem``, ``Limits``, ``solve``,
+``verify``, ``sat_solve``, ``perft``, ``divide``) call them first, and the command
 line's options use the same checks, so a bad value never reaches an engine: a
 NaN time limit read as "no limit", a node limit of 0 or a negative time limit
 that stops at once and reports "no mate", a memory bound of infinity that
@@ -154,15 +154,14 @@ def check_callback(value: object, name: str = "progress") -> Callable[..., Any] 
 def check_defender_hand(value: object) -> str | None:
     """None or a string ("rest", "none" or letters; the letters are read by the hands reader)."""
     if value is not None and not isinstance(value, str):
-        raise ArgumentError(
-            f"defender_hand must be 'rest', 'none', letters such as '2PT', or None, not {type(value).__name__}"
-        )
+        raise ArgumentError(f"defender (the defender's hand) must be 'rest', 'none', letters such as '2PT', "
+                            f"or None, not {type(value).__name__}")
     return value
 
 
-def check_solution(value: object) -> list[str] | None:
-    """None or a list (or tuple) of move strings.  A single string is refused:
-    ``"G*2 3-2"`` would otherwise be read character by character."""
+def check_solution(value: object) -> tuple[str, ...] | None:
+    """None or a list (or tuple) of move strings, as a tuple.  A single string
+    is refused: ``"G*2 3-2"`` would otherwise be read character by character."""
     if value is None:
         return None
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
@@ -170,7 +169,7 @@ def check_solution(value: object) -> list[str] | None:
     for i, move in enumerate(value):
         if not isinstance(move, str):
             raise ArgumentError(f"solution: move {i + 1} must be a move string, not {type(move).__name__}")
-    return list(value)
+    return tuple(value)
 
 
 def check_search_arguments(progress: object = None, progress_interval: object = 1.0, **flags: object) -> None:

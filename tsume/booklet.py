@@ -39,7 +39,7 @@ from .errors import ArgumentError
 from .limits import Limits
 from .outcome import Status, Verdict
 from .position import COLOUR_NAMES, Position
-from .problem import REST
+from .problem import REST, Problem
 from .play import frame_keys, play_tree
 from .render import hand_text, mated, numbered, plies
 from .solve import solve
@@ -69,10 +69,11 @@ class Entry:
     """One problem as a booklet prints it: the problem, its position as solved, its solution."""
 
     number: int
-    #: The collection's record: id, title, author, stated length, and the
-    #: problem solved (``problem.problem()``).
+    #: The collection's record: id, title, author, stated length.
     problem: Record
-    #: The position as solved (``problem.problem().position()``).
+    #: The problem solved: the record's (``problem.problem()``).
+    tsume: Problem
+    #: The position as solved (``tsume.position()``).
     position: Position
     #: The solver's status (with ``verify``: MATE when the verifier proved a main line).
     status: Status
@@ -101,9 +102,9 @@ def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits
     ``limits``; with ``play``, also build its play tree and every position
     it shows."""
     tsume = record.problem()
-    entry = Entry(number=number, problem=record, position=tsume.position(), status=Status.UNKNOWN)
+    entry = Entry(number=number, problem=record, tsume=tsume, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
-        report = verify_problem(record, limits=limits)
+        report = verify_problem(tsume, limits=limits, id=record.id)
         entry.verdict = report.verdict
         entry.findings = [f.message for f in report.findings]
         result: object = report
@@ -180,7 +181,7 @@ def _hands_line(entry: Entry) -> str:
     pos = entry.position
     attacker, defender = pos.turn, pos.turn ^ 1
     held = hand_text(pos, defender)
-    if entry.problem.problem().defender == REST:
+    if entry.tsume.defender == REST:
         held = f"{held} (the rest of the set)" if held != "-" else "nothing (the rest of the set is empty)"
     elif held == "-":
         held = "nothing"

@@ -464,13 +464,18 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
     if as_json:
         fmt = "json"
     pr = load_problems(position, file, pid, variant_spec)[0]
-    tsume = _as_tsume(pr, defender_hand) if position is not None or file is not None else None
+    tsume: Problem | None = None
     if pr.source is not None or defender_hand is not None:
-        if tsume is None:  # a collection's problem, or one given a hand, must be a tsume: say why not
-            tsume = pr.problem(defender=defender_hand)
+        # A collection's problem, or one given a hand, must be a tsume: else say why not.
+        tsume = pr.problem(defender=defender_hand)
         pos = tsume.position()
     else:
         pos = _record_position(pr)
+        if position is not None:
+            try:  # what `solve` would make of it, if it is a tsume at all
+                tsume = pr.problem()
+            except TsumeError:
+                pass
     heading = _problem_heading(pr) if pr.source is not None else None
     if fmt == "json":
         data = describe(pos)
@@ -497,15 +502,6 @@ def show(variant_spec: str | None, file: str | None, pid: str | None, position: 
         echo(text)
         return
     write_output(out, text + "\n")
-
-
-def _as_tsume(pr: Record, defender_hand: str | None) -> "Problem | None":
-    """The tsume ``solve`` would make of what ``show`` was given, or None when
-    it is no tsume (the attacker, to move, gives check; no defending king)."""
-    try:
-        return pr.problem(defender=defender_hand)
-    except TsumeError:
-        return None
 
 
 def _defender_letters(tsume: "Problem") -> str:
@@ -979,14 +975,15 @@ def verify_command(
     try:
         for n, pr in enumerate(problems, 1):
             status.start(n, pr.id)
+            problem = pr.problem(defender=defender_hand)
             report = verify(
-                pr,
-                defender_hand=defender_hand,
+                problem,
                 strict=strict,
                 longer_with_leftover_ok=longer_ok,
                 limits=Limits(time=first_limit if n == 1 else time_limit, nodes=node_limit, memory=memory_mb),
                 progress=searching,
                 length_budget=budget,
+                id=pr.id,
             )
             reports.append(report)
             status.clear()
@@ -994,8 +991,8 @@ def verify_command(
                 if not quiet:
                     echo(_verify_table_row(_verify_row_cells(report, verbose), id_width))
             elif not as_json:
-                pos = pr.problem(defender=defender_hand).position()
-                echo(format_report(report, title=pr.title, diagram_text=diagram(pos, compact=True, tsume=True)))
+                echo(format_report(report, title=pr.title,
+                                   diagram_text=diagram(problem.position(), compact=True, tsume=True)))
                 if verbose:
                     st = report.stats
                     echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
@@ -1010,10 +1007,6 @@ def verify_command(
         echo(_verify_summary(reports, time.monotonic() - started))
     sys.exit(EXIT_UNSOUND if Verdict.UNSOUND in verdicts else EXIT_LIMIT if Verdict.UNKNOWN in verdicts
              else EXIT_SOUND)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    run()
 
 
 # --- compose -------------------------------------------------------------------------------------
@@ -1327,3 +1320,8 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
                    f"written to {out}", err=True)
     assert summary.table is not None
     echo(json.dumps(summary.table) if as_json else table_text(summary.table))
+
+
+# Last: every command above is registered before it runs.
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -39,7 +39,7 @@ from .files import write_atomic
 from .notation import ascii_int
 from .problem import DefenderHand
 from .problem import Problem as Tsume
-from .variant import Variant, get_variant
+from .variant import get_variant
 
 __all__ = ["Record", "Problem", "CollectionError", "load", "loads", "dumps", "save", "find", "locate", "bundled_names",
            "bundled_path"]
@@ -141,17 +141,17 @@ class Record:
     # The problem() last made, with the fields it was made from.
     _made: tuple[tuple, Tsume] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def problem(self, *, variant: "Variant | str | None" = None, defender: "DefenderHand | str | None" = None,
-                length: int | None = None) -> Tsume:
+    def problem(self, *, defender: "DefenderHand | str | None" = None) -> Tsume:
         """The tsume this record states: its position, variant, defender's
-        hand and stated length as a :class:`tsume.problem.Problem`, each of
-        the last three replaced by the argument when one is given (a command
-        line's ``--variant``, ``--defender-hand``).  Raises a
+        hand, stated length and intended solution as a
+        :class:`tsume.problem.Problem`; ``defender`` in place of the record's
+        (a command line's ``--defender-hand``).  Raises a
         :class:`~tsume.errors.TsumeError` as ``Problem()`` does."""
-        fields = (self.position, self.variant if variant is None else variant,
-                  self.defender if defender is None else defender, self.length if length is None else length)
+        fields = (self.position, self.variant, self.defender if defender is None else defender, self.length,
+                  None if self.solution is None else tuple(self.solution))
         if self._made is None or self._made[0] != fields:
-            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3])
+            made = Tsume(fields[0], variant=get_variant(fields[1]), defender=fields[2], length=fields[3],
+                         solution=fields[4])
             self._made = (fields, made)
         return self._made[1]
 

@@ -4,17 +4,13 @@ Modelled on python-chess's ``engine.Limit``: an immutable value that the
 entry points (``solve``, ``verify``, ``sat_solve``, the booklet, the
 composer's filters, the census) and the df-pn engine take as it is::
 
-    >>> from tsume import Limits, solve
-    >>> solve("k1P2H25 b G", limits=Limits(nodes=100_000, time=5)).status
+    >>> from tsume import Limits, Problem, solve
+    >>> solve(Problem("k1P2H25 b G"), limits=Limits(nodes=100_000, time=5)).status
     <Status.MATE: 'mate'>
 
 A value that is not a positive finite number is refused when the value is
 made (:class:`~tsume.errors.ArgumentError`), so no engine ever reads a NaN
 time limit as "no limit" or a node limit of 0 as "no mate".
-
-``solve()`` and ``verify()`` also take the keywords ``time_limit``,
-``node_limit`` and ``memory_limit_mb`` as a shorthand for ``limits``
-(:func:`limits_from`); inside the package only a :class:`Limits` travels.
 """
 
 from __future__ import annotations
@@ -24,7 +20,7 @@ from dataclasses import dataclass
 from .arguments import check_memory_mb, check_node_limit, check_time_limit
 from .errors import ArgumentError
 
-__all__ = ["Limits", "NO_LIMITS", "limits_from"]
+__all__ = ["Limits", "NO_LIMITS", "check_limits"]
 
 
 @dataclass(frozen=True)
@@ -54,24 +50,11 @@ class Limits:
 NO_LIMITS = Limits()
 
 
-def limits_from(
-    limits: object = None,
-    *,
-    time_limit: object = None,
-    node_limit: object = None,
-    memory_limit_mb: object = None,
-) -> Limits:
-    """The :class:`Limits` an entry point runs under: ``limits`` itself, or
-    one made from the keyword shorthand (each checked under its own name, so
-    a message names the keyword the caller wrote).  Giving both is refused."""
-    shorthand = time_limit is not None or node_limit is not None or memory_limit_mb is not None
-    if limits is not None:
-        if not isinstance(limits, Limits):
-            raise ArgumentError(f"limits must be a tsume.Limits or None, not {type(limits).__name__}")
-        if shorthand:
-            raise ArgumentError("give limits=Limits(...) or time_limit/node_limit/memory_limit_mb, not both")
-        return limits
-    if not shorthand:
-        return NO_LIMITS
-    return Limits(time=check_time_limit(time_limit), nodes=check_node_limit(node_limit),
-                  memory=check_memory_mb(memory_limit_mb))
+def check_limits(value: object, default: Limits = NO_LIMITS) -> Limits:
+    """The :class:`Limits` an entry point runs under: its ``limits`` argument,
+    or ``default`` for None."""
+    if value is None:
+        return default
+    if not isinstance(value, Limits):
+        raise ArgumentError(f"limits must be a tsume.Limits or None, not {type(value).__name__}")
+    return value

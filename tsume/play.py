@@ -46,15 +46,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .arguments import check_callback, check_positive_int
-from .collection import Record
 from .conventions import interposition_square, ranged_checkers
-from .limits import Limits, limits_from
+from .limits import Limits, check_limits
 from .outcome import Status
 from .position import Move, Position
-from .problem import DefenderHand, Problem, problem_from
+from .problem import DefenderHand, Problem, require_problem
 from .solve import solve
 from .svg import board
-from .variant import Variant, get_variant
+from .variant import get_variant
 from .render import canonical_order, sorted_moves
 
 __all__ = ["play_tree", "frames", "frame_keys", "RIGHT", "FINAL_MATE", "ESCAPES", "UNSETTLED", "MAX_TREE_NODES"]
@@ -233,39 +232,28 @@ class _Builder:
 
 
 def play_tree(
-    problem: "Problem | Record | str | Position",
+    problem: Problem,
     *,
     limits: Limits | None = None,
     progress: Callable[[dict], None] | None = None,
     max_nodes: int = MAX_TREE_NODES,
-    variant: "Variant | str | None" = None,
-    defender_hand: "DefenderHand | str | None" = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
 ) -> dict[str, Any]:
     """The play tree of a problem (module docstring) as plain JSON values.
 
-    ``problem`` is a :class:`~tsume.problem.Problem`, a collection
-    :class:`~tsume.collection.Record`, or a position string / Position with
-    ``variant`` and ``defender_hand`` (as for :func:`tsume.solve.solve`).
-    ``limits`` (or the shorthand ``time_limit``, ``node_limit``,
-    ``memory_limit_mb``) bound all the searches together: time and nodes
-    run down over the whole tree.  ``progress`` is called with
-    ``{"tree_nodes", "nodes", "seconds"}`` after each node.  Returns
-    ``{"status", "variant", "position", "length", "nodes", "complete",
-    "stats"}``: ``status`` is the solver's (``mate``, ``nomate``,
-    ``unknown``); ``nodes[0]`` is the start; ``complete`` is false when a
-    limit left some verdict unsettled.  A bad argument raises a
-    :class:`~tsume.errors.TsumeError`.
+    ``problem`` is a :class:`~tsume.problem.Problem`, as for
+    :func:`tsume.solve`.  ``limits`` (:class:`~tsume.limits.Limits`) bound
+    all the searches together: time and nodes run down over the whole
+    tree.  ``progress`` is called with ``{"tree_nodes", "nodes",
+    "seconds"}`` after each node.  Returns ``{"status", "variant",
+    "position", "length", "nodes", "complete", "stats"}``: ``status`` is
+    the solver's (``mate``, ``nomate``, ``unknown``); ``nodes[0]`` is the
+    start; ``complete`` is false when a limit left some verdict unsettled.
+    A bad argument raises a :class:`~tsume.errors.TsumeError`.
     """
-    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    tsume = require_problem(problem, "play_tree")
+    limits = check_limits(limits)
     progress = check_callback(progress)
     most = check_positive_int(max_nodes, "max_nodes", "a number of tree nodes") or MAX_TREE_NODES
-    if isinstance(problem, Record):
-        tsume = problem.problem(variant=variant, defender=defender_hand)
-    else:
-        tsume = problem_from(problem, variant=variant, defender=defender_hand)
     pos = tsume.position()
     builder = _Builder(_Budget(limits), progress, most)
     tree: dict[str, Any] = {"status": str(Status.UNKNOWN), "variant": pos.variant.spec, "position": pos.fen(),

@@ -1,4 +1,4 @@
-"""A tsume problem as one value: :class:`Problem` (position, variant, defender's hand, stated length).
+"""A tsume problem as one value: :class:`Problem` (position, variant, defender's hand, stated length and solution).
 
 A position string alone does not say what the defender holds: an empty
 defender hand in ``k1P2H25 b G`` means "the rest of the set" by the
@@ -7,8 +7,8 @@ holds nothing (``defender: none``) or given pieces.  A :class:`Problem`
 settles that once, when it is made, and keeps it: its position is the tsume
 as the solvers read it (attacker to move, the defender's hand filled in),
 and its :class:`DefenderHand` says which rule filled it.  Every entry point
-(``solve``, ``verify``, ``sat_solve``, the booklet, the composer's filters,
-the census) takes a Problem, so no caller below the one that read the
+(``solve``, ``verify``, ``sound_report``, ``sat_solve``, ``play_tree``)
+takes a Problem and nothing else, so no caller below the one that read the
 user's input decides the defender's hand again::
 
     >>> from tsume import Problem, solve
@@ -24,14 +24,15 @@ A collection's record makes its problem with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-from .arguments import check_defender_hand, check_max_length
-from .errors import ArgumentError, PositionError
+from .arguments import check_defender_hand, check_max_length, check_solution
+from .errors import ArgumentError, PositionError, quote
 from .position import BLACK, COLOUR_NAMES, Position
 from .variant import Variant, get_variant
 
-__all__ = ["Problem", "DefenderHand", "REST", "NONE", "problem_from", "tsume_position", "rest_of_set"]
+__all__ = ["Problem", "DefenderHand", "REST", "NONE", "require_problem", "tsume_position", "rest_of_set"]
 
 
 class DefenderHand:
@@ -120,8 +121,9 @@ _KEEP: Final = object()
 
 class Problem:
     """A tsume: its position with the attacker to move and the defender's hand
-    filled in, its variant, the rule that filled the hand, and the length the
-    problem states (None if it states none).  Immutable and hashable.
+    filled in, its variant, the rule that filled the hand, and the length and
+    solution the problem states (None if it states none).  Immutable,
+    hashable and picklable.
 
     ``position`` is a position string or a :class:`~tsume.position.Position`
     (attacker to move).  ``variant`` (a name such as ``"ito"`` or
@@ -131,8 +133,9 @@ class Problem:
     set), ``"none"``, letters such as ``"2PT"`` (case ignored), or a
     :class:`DefenderHand`; None (the default) takes the pieces the position
     names for the defender, or the rest of the set when it names none.
-    ``length`` is the stated length in plies, which ``verify()`` compares
-    with the proven one.
+    ``length`` is the stated length in plies and ``solution`` the intended
+    main line (a sequence of move strings, kept as a tuple), which
+    ``verify()`` compares with what it proves.
 
     Raises :class:`~tsume.errors.PositionError` for a position that cannot
     be read or is no tsume (no defender king, the side not to move in check,
@@ -140,11 +143,12 @@ class Problem:
     :class:`~tsume.errors.TsumeError` for an argument of the wrong type.
     """
 
-    __slots__ = ("_position", "_defender", "_length")
+    __slots__ = ("_position", "_defender", "_length", "_solution")
 
     _position: Position
     _defender: DefenderHand
     _length: int | None
+    _solution: tuple[str, ...] | None
 
     def __init__(
         self,
@@ -153,9 +157,11 @@ class Problem:
         variant: "Variant | str | None" = None,
         defender: "DefenderHand | str | None" = None,
         length: int | None = None,
+        solution: Sequence[str] | None = None,
     ) -> None:
         rule = _read_rule(defender)
         stated = check_max_length(length, "length")
+        moves = check_solution(solution)
         if isinstance(position, Position):
             if variant is not None and get_variant(variant).spec != position.variant.spec:
                 raise ArgumentError(f"the position is of variant {position.variant.spec!r}, "
@@ -187,6 +193,7 @@ class Problem:
         object.__setattr__(self, "_defender", rule if isinstance(rule, DefenderHand) and rule.rule != "given"
                            else DefenderHand.held(pos))
         object.__setattr__(self, "_length", stated)
+        object.__setattr__(self, "_solution", moves)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Problem is immutable; replace() makes a changed copy")
@@ -208,6 +215,11 @@ class Problem:
         return self._length
 
     @property
+    def solution(self) -> tuple[str, ...] | None:
+        """The intended main line as move strings, if the problem states one."""
+        return self._solution
+
+    @property
     def fen(self) -> str:
         """The position string of the tsume, the defender's hand written out
         (what the solvers print as the position)."""
@@ -220,20 +232,22 @@ class Problem:
         return self._position.copy()
 
     def replace(self, *, defender: "DefenderHand | str | object" = _KEEP,
-                length: "int | None | object" = _KEEP) -> "Problem":
+                length: "int | None | object" = _KEEP, solution: "Sequence[str] | None | object" = _KEEP) -> "Problem":
         """A copy with another defender's hand (``"rest"``, ``"none"``,
-        letters or a :class:`DefenderHand`) or another stated length (None:
-        none)."""
+        letters or a :class:`DefenderHand`), another stated length or another
+        stated solution (None: none)."""
         if defender is None:
             raise ArgumentError("replace(defender=...) takes 'rest', 'none', letters or a DefenderHand, not None")
         new_defender = self._defender if defender is _KEEP else defender
         new_length = self._length if length is _KEEP else length
-        return Problem(self._position, defender=new_defender, length=new_length)  # type: ignore[arg-type]
+        new_solution = self._solution if solution is _KEEP else solution
+        return Problem(self._position, defender=new_defender, length=new_length,  # type: ignore[arg-type]
+                       solution=new_solution)  # type: ignore[arg-type]
 
     # --- a value ------------------------------------------------------------
 
     def _key(self) -> tuple:
-        return (self._position.key(), self.variant.spec, self._defender, self._length)
+        return (self._position.key(), self.variant.spec, self._defender, self._length, self._solution)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Problem) and self._key() == other._key()
@@ -243,31 +257,38 @@ class Problem:
 
     def __repr__(self) -> str:
         length = f", length={self._length}" if self._length is not None else ""
-        return f"Problem({self.fen!r}, variant={self.variant.spec!r}, defender={str(self._defender)!r}{length})"
+        solution = f", solution={self._solution!r}" if self._solution is not None else ""
+        return (f"Problem({self.fen!r}, variant={self.variant.spec!r}, defender={str(self._defender)!r}"
+                f"{length}{solution})")
 
     def __reduce__(self) -> tuple:
         # Rebuilt from plain values: a Position need not pickle, and the
         # constructor checks them again on the other side.
-        return (_rebuild, (self.fen, self.variant.spec, self._defender, self._length))
+        return (_rebuild, (self.fen, self.variant.spec, self._defender, self._length, self._solution))
 
 
-def _rebuild(fen: str, variant: str, defender: DefenderHand, length: int | None) -> Problem:
-    return Problem(fen, variant=variant, defender=defender, length=length)
+def _rebuild(fen: str, variant: str, defender: DefenderHand, length: int | None,
+             solution: tuple[str, ...] | None) -> Problem:
+    return Problem(fen, variant=variant, defender=defender, length=length, solution=solution)
 
 
-def problem_from(value: object, *, variant: object = None, defender: object = None, length: object = None) -> Problem:
-    """The :class:`Problem` an entry point was given: a Problem as it is, or
-    one made from a position string or Position with the keyword shorthand
-    (``variant``, ``defender``, ``length``; see :class:`Problem`).  A Problem
-    carries its own, so the shorthand is refused with one."""
+def require_problem(value: object, caller: str) -> Problem:
+    """``value``, which the entry point ``caller`` takes: a :class:`Problem`
+    and nothing in its place (the problem is made once, where the user's
+    input is read).  Anything else is refused with one line saying how to
+    make one."""
     if isinstance(value, Problem):
-        given = [name for name, v in (("variant", variant), ("defender_hand", defender), ("length", length))
-                 if v is not None]
-        if given:
-            raise ArgumentError(f"a Problem carries its own variant, defender's hand and length; "
-                                f"{', '.join(given)} is for a position string (problem.replace() changes a Problem)")
         return value
-    return Problem(value, variant=variant, defender=defender, length=length)  # type: ignore[arg-type]
+    kind = type(value).__name__
+    if isinstance(value, str):
+        how = f"Problem({quote(value)}, variant='ito')"
+    elif isinstance(value, Position):
+        how = "Problem(position)"
+    elif kind == "Record":  # a collection's record (tsume.collection imports this module)
+        how = "record.problem()"
+    else:
+        how = "Problem('k1P2H25 b G', variant='ito')"
+    raise ArgumentError(f"{caller} takes a tsume.Problem, not {kind}: {how}")
 
 
 def tsume_position(text: object, variant: object = "ito", *, defender_hand: object = None) -> Position:

@@ -20,14 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import check_max_length, check_search_arguments
-from .limits import Limits, limits_from
+from .limits import Limits, check_limits
 from .lines import hand_after, move_strings
 from .memory import peak_mb
 from .outcome import Status
 from .position import Move, Position
-from .problem import DefenderHand, Problem, problem_from
+from .problem import Problem, require_problem
 from .search import Options, Search, SearchLimit, check_options
-from .variant import Variant
 
 __all__ = ["solve", "Result", "Variation"]
 
@@ -98,7 +97,7 @@ class Result:
             "length": self.length,
             "mainline": self.mainline,
             "readable": self.readable,
-            "leftover": self.leftover if self.leftover is not None else None,
+            "leftover": self.leftover,
             "variations": [v.to_dict() for v in self.variations],
             "stats": self.stats,
         }
@@ -114,39 +113,34 @@ class Result:
 
 
 def solve(
-    problem: "Problem | str | Position",
+    problem: Problem,
     *,
     max_length: int | None = None,
     limits: Limits | None = None,
+    options: Options | None = None,
     progress: Callable[[dict], None] | None = None,
     progress_interval: float = 1.0,
     all_first_moves: bool = False,
     variations: bool = True,
-    options: Options | None = None,
-    variant: "Variant | str | None" = None,
-    defender_hand: "DefenderHand | str | None" = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
 ) -> Result:
     """Solve a tsume: the shortest forced mate by continuous checks against the longest defence.
 
-    ``problem`` is a :class:`~tsume.problem.Problem`, or, as a shorthand, a
-    position string or Position (attacker to move) made into one with
-    ``variant`` (default: the Position's, else Ito) and ``defender_hand``
-    (``"rest"``, ``"none"``, letters; default: the pieces the position names
-    for the defender, else the rest of the set).  ``max_length`` bounds the
-    counted length (plies).  ``limits`` (:class:`~tsume.limits.Limits`; or
-    the shorthand ``time_limit``, ``node_limit``, ``memory_limit_mb``) stop
-    the search with status ``unknown``.  ``progress`` is called every
-    ``progress_interval`` seconds (checked every 1024 nodes) with the
-    statistics so far.  A bad argument raises a :class:`~tsume.errors.TsumeError`.
+    ``problem`` is a :class:`~tsume.problem.Problem` (``Problem("k1P2H25 b
+    G")``; a collection's record makes its own with ``record.problem()``).
+    ``max_length`` bounds the counted length (plies).  ``limits``
+    (:class:`~tsume.limits.Limits`) stop the search with status
+    ``unknown``; ``options`` (:class:`~tsume.search.Options`) are the
+    search's switches.  ``progress`` is called every ``progress_interval``
+    seconds (checked every 1024 nodes) with the statistics so far;
+    ``all_first_moves`` also solves after every checking first move;
+    ``variations`` false leaves out the defender's alternatives.  A bad
+    argument raises a :class:`~tsume.errors.TsumeError`.
     """
-    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    tsume = require_problem(problem, "solve")
+    limits = check_limits(limits)
     max_length = check_max_length(max_length)
     check_search_arguments(progress, progress_interval, all_first_moves=all_first_moves, variations=variations)
     check_options(options)
-    tsume = problem_from(problem, variant=variant, defender=defender_hand)
     root = tsume.position()
     search = Search(root, limits=limits, options=options, progress=progress, progress_interval=progress_interval)
     result = Result(status=Status.UNKNOWN, position=tsume.fen, variant=tsume.variant.spec)

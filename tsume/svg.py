@@ -344,7 +344,6 @@ def board(
     else:
         in_check = check_flag(check, "check")
 
-    t = pos.t
     rows = (n + per_row - 1) // per_row
     row_h = _NUMBER_BAND + SQUARE
     width = 2 * _MARGIN + per_row * SQUARE

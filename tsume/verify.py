@@ -30,19 +30,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .arguments import check_positive_int, check_search_arguments, check_solution
-from .collection import Record
+from .arguments import check_positive_int, check_search_arguments
 from .conventions import hand_count
-from .errors import MoveError
-from .limits import Limits, limits_from
+from .errors import ArgumentError, MoveError
+from .limits import Limits, check_limits
 from .lines import hand_after, move_strings
 from .outcome import Status, Verdict
 from .position import Colour, Move, Position
-from .problem import DefenderHand, Problem, problem_from
+from .problem import Problem, require_problem
 from .render import canonical_order, mated, plies, useless_by_check
 from .solve import Variation
 from .search import Options, Search, SearchLimit, check_options
-from .variant import Variant
 
 __all__ = [
     "verify",
@@ -377,69 +375,56 @@ class _Findings(list):
 
 
 def verify(
-    problem: "Problem | Record | str | Position",
+    problem: Problem,
     *,
-    solution: "list[str] | None" = None,
     strict: bool = False,
     longer_with_leftover_ok: bool = False,
     limits: Limits | None = None,
-    progress: Callable[[dict], None] | None = None,
     options: Options | None = None,
+    progress: Callable[[dict], None] | None = None,
     fail_fast: bool = False,
     length_budget: int | None = LENGTH_BUDGET,
-    variant: "Variant | str | None" = None,
-    defender_hand: "DefenderHand | str | None" = None,
-    length: int | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
+    id: str | None = None,
 ) -> Report:
     """Verify a tsume's soundness.
 
-    ``problem`` is a :class:`~tsume.problem.Problem` (its stated length is
-    compared with the proven one), or a collection
-    :class:`~tsume.collection.Record` (its problem, id and intended
-    solution), or, as a shorthand, a position string or Position with the
-    attacker to move.  ``variant``, ``defender_hand`` and ``length`` make the
-    problem of a position string (as for :class:`~tsume.problem.Problem`), or
-    override a record's.  ``solution`` is the intended main line (a record's
-    own by default).  ``strict`` also demands a unique attacker move at every
-    attacker turn, final move and detours included, and in the variations.
-    ``longer_with_leftover_ok`` switches on the "2 plies longer, pieces left"
-    exception.  ``limits`` (:class:`~tsume.limits.Limits`; or the shorthand
-    ``time_limit``, ``node_limit``, ``memory_limit_mb``) bound the whole
-    verification; what they stop is reported as ``unknown``.  ``fail_fast``
-    stops at the first defect (the report is then incomplete but its
-    verdict, ``unsound``, is right).  ``length_budget`` bounds the nodes
-    spent on a mating attacker alternative's exact length, and again on its
-    best line, beyond its first proof: past it the alternative is reported
-    with its proven bounds and a mating line (``Alternative.exact`` false);
-    None reads every one exactly, however long that takes.  Whether an
-    alternative mates is never left to a budget.  A bad argument raises a
-    :class:`~tsume.errors.TsumeError`.
+    ``problem`` is a :class:`~tsume.problem.Problem`; its stated length and
+    intended solution, if it states them, are compared with what is proven
+    (a collection's record makes its problem with ``record.problem()``).
+    ``strict`` also demands a unique attacker move at every attacker turn,
+    final move and detours included, and in the variations.
+    ``longer_with_leftover_ok`` switches on the "2 plies longer, pieces
+    left" exception.  ``limits`` (:class:`~tsume.limits.Limits`) bound the
+    whole verification; what they stop is reported as ``unknown``.
+    ``options`` (:class:`~tsume.search.Options`) are the search's switches;
+    ``progress`` is called with the search's statistics now and then.
+    ``fail_fast`` stops at the first defect (the report is then incomplete
+    but its verdict, ``unsound``, is right).  ``length_budget`` bounds the
+    nodes spent on a mating attacker alternative's exact length, and again
+    on its best line, beyond its first proof: past it the alternative is
+    reported with its proven bounds and a mating line
+    (``Alternative.exact`` false); None reads every one exactly, however
+    long that takes.  Whether an alternative mates is never left to a
+    budget.  ``id`` labels the report (a record's id).  A bad argument
+    raises a :class:`~tsume.errors.TsumeError`.
     """
+    tsume = require_problem(problem, "verify")
     budget = check_positive_int(length_budget, "length_budget", "a number of nodes")
-    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
-    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    limits = check_limits(limits)
     check_search_arguments(progress, strict=strict, fail_fast=fail_fast, longer_with_leftover_ok=longer_with_leftover_ok)
     check_options(options)
+    _check_id(id)
     settings = _Settings(strict, longer_with_leftover_ok, fail_fast, length_budget=budget)
-    return _verification(tsume, pid, solution, limits, settings, progress, options)[0]
+    return _verification(tsume, id, limits, settings, progress, options)[0]
 
 
 def sound_report(
-    problem: "Problem | Record | str | Position",
+    problem: Problem,
     *,
-    solution: "list[str] | None" = None,
     strict: bool = False,
     limits: Limits | None = None,
     options: Options | None = None,
-    variant: "Variant | str | None" = None,
-    defender_hand: "DefenderHand | str | None" = None,
-    length: int | None = None,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory_limit_mb: float | None = None,
+    id: str | None = None,
 ) -> tuple[Report | None, int]:
     """``(report, nodes)``: :func:`verify`'s report if the problem is sound,
     else None, and the df-pn nodes spent.  For the composer and the census,
@@ -450,28 +435,23 @@ def sound_report(
     gets the same report as from :func:`verify`, and the same searches but
     at the last attacker turn, where, as with ``fail_fast``, an alternative
     is only asked whether it mates.  Arguments as for :func:`verify`."""
-    tsume, pid, solution = _problem_of(problem, variant, defender_hand, length, solution)
-    limits = limits_from(limits, time_limit=time_limit, node_limit=node_limit, memory_limit_mb=memory_limit_mb)
+    tsume = require_problem(problem, "sound_report")
+    limits = check_limits(limits)
     check_search_arguments(strict=strict)
     check_options(options)
+    _check_id(id)
     settings = _Settings(strict, longer_ok=False, sound_only=True)
-    report, stopped = _verification(tsume, pid, solution, limits, settings, None, options)
+    report, stopped = _verification(tsume, id, limits, settings, None, options)
     nodes = int(report.stats.get("nodes", 0))
     return (report if not stopped and report.verdict == Verdict.SOUND else None), nodes
 
 
-def _problem_of(problem: "Problem | Record | str | Position", variant: "Variant | str | None",
-                defender_hand: "DefenderHand | str | None", length: int | None, solution: object
-                ) -> tuple[Problem, str | None, list[str] | None]:
-    """The problem verify() was given, its id (a record's) and the intended solution."""
-    solution = check_solution(solution)
-    if isinstance(problem, Record):
-        tsume = problem.problem(variant=variant, defender=defender_hand, length=length)
-        return tsume, problem.id, solution if solution is not None else problem.solution
-    return problem_from(problem, variant=variant, defender=defender_hand, length=length), None, solution
+def _check_id(value: object) -> None:
+    if value is not None and not isinstance(value, str):
+        raise ArgumentError(f"id must be a string or None, not {type(value).__name__}")
 
 
-def _verification(tsume: Problem, pid: str | None, solution: list[str] | None, limits: Limits, settings: "_Settings",
+def _verification(tsume: Problem, pid: str | None, limits: Limits, settings: "_Settings",
                   progress: Callable[[dict], None] | None, options: Options | None) -> tuple[Report, bool]:
     """verify() and sound_report(): the report, and whether it stopped early."""
     started = time.perf_counter()
@@ -483,7 +463,7 @@ def _verification(tsume: Problem, pid: str | None, solution: list[str] | None, l
     stopped = False
     account = _Account(search)
     try:
-        _verify(search, root, account, report, tsume.length, solution, settings)
+        _verify(search, root, account, report, tsume.length, tsume.solution, settings)
     except _Stop:
         stopped = True
     finally:
@@ -507,7 +487,7 @@ def _verdict(findings: list[Finding]) -> Verdict:
 
 
 def _verify(search: Search, root: Position, account: _Account, report: Report, stated_length: int | None,
-            solution: list[str] | None, s: _Settings) -> None:
+            solution: tuple[str, ...] | None, s: _Settings) -> None:
     prover = _Prover(search, root, account)
     pos = prover.pos
     findings = report.findings
@@ -556,7 +536,7 @@ def _verify(search: Search, root: Position, account: _Account, report: Report, s
 
 
 def _check_solution(
-    prover: _Prover, solution: list[str], total: int, moves: list[Move], s: _Settings, findings: list[Finding]
+    prover: _Prover, solution: tuple[str, ...], total: int, moves: list[Move], s: _Settings, findings: list[Finding]
 ) -> list[Move] | None:
     """Compare the intended solution with the proven values: the solution's
     moves if it is a main line (or one excused by the longer-variation
@@ -717,7 +697,6 @@ def _unused_material(pos: Position, moves: list[Move], attacker: Colour) -> list
 def _walk_main_line(prover: _Prover, moves: list[Move], report: Report, s: _Settings) -> None:
     pos = prover.pos
     total = len(moves)
-    findings = report.findings
     keys_after: list[tuple] = []
     q = pos.copy()
     for m in moves:

@@ -35,8 +35,6 @@ legal (the usual strength of expansion-based QBF solving).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pysat.solvers import Minisat22
 
 from ..limits import NO_LIMITS
@@ -119,8 +117,6 @@ class Abstraction:
         self.budget.track(self.c)
         self.attacker = root[2]
         self.defender = root[2] ^ 1
-        self.iterations = 0
-        self.solver_calls = 0
         c = self.c
         P0 = SPos.concrete(c, rules, root)
         hist = [SPos.concrete(c, rules, h) for h in history]
@@ -145,7 +141,6 @@ class Abstraction:
         # Prefer first moves off: a model then switches on only what the query asks for.
         if lits:
             self.solver.set_phases([-lit for lit in lits])
-        self.truth: Callable[[int], bool] | None = None
 
     # --- growing the tree -----------------------------------------------------------
 
@@ -307,14 +302,12 @@ class Abstraction:
 
     def solve(self, assumptions: list[int], need: int = 1) -> bool:
         """Refine until the abstraction is unsatisfiable under ``assumptions`` (False) or
-        a model's strategy wins from ``need`` of the first moves it chooses (True; the
-        model is kept in :attr:`truth`).  Only those first moves are verified: the
-        others a model happens to switch on prove nothing and cost refinements."""
+        a model's strategy wins from ``need`` of the first moves it chooses (True).
+        Only those first moves are verified: the others a model happens to
+        switch on prove nothing and cost refinements."""
         self._assumed = set(assumptions)
         while True:
-            self.solver_calls += 1
             if not self.budget.solve(self.solver, assumptions):
-                self.truth = None
                 return False
             model = self.solver.get_model()
             size = len(model)
@@ -326,19 +319,7 @@ class Abstraction:
                 return v <= size and (model[v - 1] > 0) == (lit > 0)
 
             if not self._refine(truth, need):
-                self.truth = truth
                 return True
-            self.iterations += 1
-
-    # --- reading a strategy -----------------------------------------------------------------
-
-    def strategy_move(self, node: _Att) -> Move:
-        truth = self.truth
-        assert truth is not None, "strategy_move needs a successful solve() first"
-        for m, s in zip(node.moves, node.sels):
-            if s != FALSE and truth(s):
-                return m
-        raise RuntimeError("internal error: active attacker node without a move")
 
     def size(self) -> tuple[int, int]:
         """(variables, clauses) of the abstraction so far."""

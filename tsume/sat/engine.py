@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from ..arguments import check_max_length, check_search_arguments
-from ..errors import ArgumentError, TsumeError
-from ..limits import Limits, limits_from
+from ..errors import TsumeError
+from ..limits import Limits, check_limits
 from ..outcome import Status
 from ..position import Move as EngineMove
 from ..position import Position
-from ..problem import DefenderHand, Problem, problem_from
+from ..problem import Problem, require_problem
 from ..render import plies
 from ..solve import Result
-from ..variant import Variant
-from .budget import (DEFAULT_LIMITS, DEFAULT_MEMORY_MB, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes,
+from .budget import (DEFAULT_LIMITS, Budget, SatLimit, SatMemoryLimit, SatTimeout, line_bytes,
                      longest_line)
 from .cegar import Abstraction
 from .encode import CPos
@@ -248,42 +246,32 @@ def _check_encodable(max_length: int, squares: int, memory_limit_mb: float) -> N
 
 
 def sat_solve(
-    problem: "Problem | str | Position",
+    problem: Problem,
     *,
     max_length: int | None = None,
     all_first_moves: bool = False,
     mainline: bool = True,
     limits: Limits | None = None,
-    variant: "Variant | str | None" = None,
-    defender_hand: "DefenderHand | str | None" = None,
-    time_limit: float | None = None,
-    memory_limit_mb: float | None = DEFAULT_MEMORY_MB,
 ) -> Result:
     """Solve a tsume with the SAT engine: the same :class:`~tsume.solve.Result` fields
     as ``solve()`` (``status``, ``length``, ``mainline``, ``first_moves`` ...), lengths
     counting every interposition.  ``max_length`` is required.
 
-    ``problem``, ``variant`` and ``defender_hand`` as for ``solve()``.
+    ``problem`` is a :class:`~tsume.problem.Problem`, as for ``solve()``.
     ``limits`` (:class:`~tsume.limits.Limits`: ``time`` in seconds, and
     ``memory``, the megabytes the engine may hold: clauses, variables, the
     oracle's move lists; by default :data:`~tsume.sat.budget.DEFAULT_LIMITS`,
     :data:`~tsume.sat.budget.DEFAULT_MEMORY_MB` and no time limit) stop the
     run with status ``unknown`` and the limit as ``reason``; it takes no
-    node limit.  ``time_limit`` and ``memory_limit_mb`` (None: no bound)
-    are a shorthand for ``limits``."""
-    if limits is None:
-        limits = limits_from(time_limit=time_limit, memory_limit_mb=memory_limit_mb)
-    elif time_limit is not None or memory_limit_mb != DEFAULT_MEMORY_MB:
-        raise ArgumentError("give limits=Limits(...) or time_limit/memory_limit_mb, not both")
-    elif not isinstance(limits, Limits):
-        raise ArgumentError(f"limits must be a tsume.Limits or None, not {type(limits).__name__}")
+    node limit."""
+    tsume = require_problem(problem, "sat_solve")
+    limits = check_limits(limits, DEFAULT_LIMITS)
     if limits.nodes is not None:
         raise SatError("the SAT engine takes no node limit (its limits are time and memory)")
     max_length = check_max_length(max_length)
     check_search_arguments(all_first_moves=all_first_moves, mainline=mainline)
     if max_length is None:
         raise SatError("the SAT engine needs a length bound: give --max-length N (N >= 1)")
-    tsume = problem_from(problem, variant=variant, defender=defender_hand)
     pos = tsume.position()
     if limits.memory is not None:
         _check_encodable(max_length, pos.n, limits.memory)

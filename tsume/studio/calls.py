@@ -77,9 +77,10 @@ def _verify(payload: dict, report: Report) -> dict:
     from ..verify import LENGTH_BUDGET, verify
 
     budget = None if payload.get("exact_lengths") else payload.get("length_budget") or LENGTH_BUDGET
-    result = verify(problem(payload["problem"]), strict=bool(payload.get("strict")),
+    record = problem(payload["problem"])
+    result = verify(record.problem(), strict=bool(payload.get("strict")),
                     longer_with_leftover_ok=bool(payload.get("longer_ok")), limits=_limits(payload),
-                    progress=_search_progress(report), length_budget=budget)
+                    progress=_search_progress(report), length_budget=budget, id=record.id)
     return {"problems": [result.to_dict()]}
 
 
@@ -134,7 +135,7 @@ def _compose(payload: dict, report: Report) -> dict:
 def _play(payload: dict, report: Report) -> dict:
     from ..play import frames, play_tree
 
-    tree = play_tree(problem(payload["problem"]), limits=_limits(payload), progress=report)
+    tree = play_tree(check_problem(payload["problem"]), limits=_limits(payload), progress=report)
     return {**tree, "frames": frames(tree, kanji=bool(payload.get("kanji")))}
 
 

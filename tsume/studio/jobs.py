@@ -84,7 +84,6 @@ class Job:
     progress: dict = field(default_factory=dict)
     result: Any = None
     error: str | None = None
-    created: float = field(default_factory=time.time)
     started: float | None = None
     finished: float | None = None
     # Runtime only.
