@@ -232,15 +232,34 @@ class Runner:
                 p.terminate()
             except OSError:
                 pass
-        for p in workers:
-            try:
-                p.join(timeout=2)
-            except (OSError, AssertionError):
-                pass
+        # The pool's own thread reaps its workers too; a worker counts as
+        # ended once either of us has recorded its exit code.
+        if not _await_exit(workers, 2.0):
+            for p in workers:
+                if p.exitcode is None:
+                    try:
+                        p.kill()
+                    except OSError:
+                        pass
+            _await_exit(workers, 2.0)
         try:
             self._channel.close()
         except (OSError, AttributeError):
             pass
+
+
+def _await_exit(processes: list[Any], seconds: float) -> bool:
+    """Wait up to ``seconds`` for every process to have an exit code."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if all(p.exitcode is not None for p in processes):
+                return True
+        except (OSError, AssertionError):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
 
 
 @contextmanager
