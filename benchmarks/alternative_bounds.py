@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import dataclasses
 
 from tsume.conventions import tsume_position
 from tsume.errors import TsumeError
@@ -77,13 +76,13 @@ def main() -> int:
 
 def parse_options(items: list[str]) -> Options:
     """Options with the fields named in ``items`` (NAME=VALUE) set."""
-    fields = {f.name: f for f in dataclasses.fields(Options)}
+    fields = Options().as_dict()
     values: dict[str, object] = {}
     for item in items:
         name, sep, text = item.partition("=")
         if not sep or name not in fields:
             raise ValueError(f"--option {item!r}: expected NAME=VALUE with NAME one of {', '.join(fields)}")
-        if fields[name].type in ("bool", bool):
+        if isinstance(fields[name], bool):
             if text.lower() not in ("true", "false", "1", "0"):
                 raise ValueError(f"--option {item!r}: {name} is true or false")
             values[name] = text.lower() in ("true", "1")

@@ -15,35 +15,17 @@ time limit as "no limit" or a node limit of 0 as "no mate".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .arguments import check_memory_mb, check_node_limit, check_time_limit
+# The engine defines Limits (one definition, handed to the search as it is):
+# time in seconds, df-pn nodes, memory in megabytes, each None for no limit,
+# each checked when the value is made.  What a limit stops is reported, never
+# guessed: a solve's status becomes unknown, a verification's questions
+# unknown findings.  The time counts from when the search starts; memory is
+# what a df-pn search adds to the process (its table gives way first,
+# docs/solver.md), or what the SAT engine holds (docs/sat.md).
+from ._engine import Limits
 from .errors import ArgumentError
 
 __all__ = ["Limits", "NO_LIMITS", "check_limits"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Stop a search after ``time`` seconds, ``nodes`` df-pn nodes, or once it
-    has grown the process by ``memory`` megabytes; None for no limit.
-
-    What a limit stops is reported, never guessed: a solve's status becomes
-    ``unknown``, a verification's questions ``unknown`` findings.  The time
-    counts from when the search starts; ``memory`` is what a df-pn search
-    adds to the process (its table gives way first, docs/solver.md), or
-    what the SAT engine holds (docs/sat.md).
-    """
-
-    time: float | None = None
-    nodes: int | None = None
-    memory: float | None = None
-
-    def __post_init__(self) -> None:
-        # Checked (and normalised: a time of 5 is 5.0) once, here.
-        object.__setattr__(self, "time", check_time_limit(self.time, "Limits.time"))
-        object.__setattr__(self, "nodes", check_node_limit(self.nodes, "Limits.nodes"))
-        object.__setattr__(self, "memory", check_memory_mb(self.memory, "Limits.memory"))
 
 
 #: No limit at all.

@@ -40,53 +40,16 @@ raises ``RuntimeError`` ("internal error: ...").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 # SearchLimit: a time, node or depth limit stopped the search (str() says
 # which).  OverBudget, one of them: one question's node budget
 # (Search.set_budget) is spent, which stops that question only.  The engine
-# creates and raises both.
-from ._engine import OverBudget, Search, SearchLimit
+# creates and raises both.  Options, the search's switches (the defaults are
+# the measured best; the benchmarks and tests turn them off to compare), is
+# the engine's too: one definition.
+from ._engine import Options, OverBudget, Search, SearchLimit
 from .errors import ArgumentError
 
 __all__ = ["Search", "Options", "SearchLimit", "OverBudget", "check_options"]
-
-
-@dataclass(frozen=True)
-class Options:
-    """Switches for the search (the defaults are the measured best; the
-    benchmarks and tests turn them off to compare)."""
-
-    #: Reuse proofs and disproofs for other hands on the same board.
-    hand_dominance: bool = True
-    #: A mate-in-one check on the children of new attacker nodes (fewer
-    #: nodes, more time per node: off).
-    one_ply_mate: bool = False
-    #: A defender node counts the drops onto one square once (their largest
-    #: proof number): they mostly share their fate.
-    same_square_max: bool = True
-    #: An attacker node counts the drops of one piece on one side of the king
-    #: as the largest of their disproof numbers plus one for each other one
-    #: not yet disproved, not as their sum.
-    drop_groups: bool = True
-    #: Initial numbers of a child never seen, from its move (off: more nodes
-    #: on random problems).
-    heuristic_init: bool = False
-    #: The 1 + epsilon trick: a child's threshold is the second-best number
-    #: times 1 + 1/k, plus one; 0 keeps the plain "second best + 1".
-    one_plus_epsilon: int = 4
-    #: False counts every interposition as a defence (no useless-interposition
-    #: rule): the raw game-tree length, which the SAT engine computes.
-    useless_interpositions: bool = True
-    #: Exact lengths: bounds up to this are tried before one search to the
-    #: bound asked.
-    short_first: int = 9
-    #: The line reader's alpha-beta on the leftover tie-break; off, every line
-    #: of the best length is read, to the same line.
-    leftover_pruning: bool = True
-    #: The longest search path (plies, the walked line included) before the
-    #: search stops as unknown ("depth limit").
-    max_depth: int = 500
 
 
 def check_options(value: object) -> Options | None:

@@ -15,6 +15,7 @@ use pyo3::types::PyString;
 use crate::rules::error::EngineError;
 use crate::rules::notation;
 
+mod limits;
 mod position;
 mod search;
 mod setup;
@@ -115,6 +116,21 @@ fn quote_value(value: &Bound<'_, PyAny>) -> String {
     if let Ok(s) = value.extract::<String>() {
         return notation::quote_cut(&s, &|t: &str| py_repr(py, t));
     }
+    // repr() of an int over 4,300 digits raises; its size is what matters anyway.
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        if let Ok(bits) = value
+            .call_method0("bit_length")
+            .and_then(|b| b.extract::<u64>())
+        {
+            if bits > 4 * notation::QUOTE_LIMIT as u64 {
+                let digits = (bits as f64 * std::f64::consts::LOG10_2) as u64 + 1;
+                return format!(
+                    "an integer of about {} digits",
+                    notation::thousands(digits as usize)
+                );
+            }
+        }
+    }
     let text = value
         .repr()
         .map(|r| r.to_string())
@@ -147,6 +163,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<values::PyMove>()?;
     m.add_class::<values::PyTermination>()?;
     m.add_class::<values::PyOutcome>()?;
+    m.add_class::<limits::PyLimits>()?;
+    m.add_class::<limits::PyOptions>()?;
     m.add_class::<search::PySearch>()?;
     m.add("BUILTIN_VARIANTS", crate::rules::variant::BUILTIN_JSON)?;
     m.add_function(wrap_pyfunction!(variants::use_variants, m)?)?;

@@ -17,6 +17,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::limits::{PyLimits, PyOptions};
 use super::values::PyMove;
 use super::{tsume_error, PyPosition, PyTables};
 use crate::rules::moves::Move;
@@ -231,64 +232,40 @@ impl PySearch {
         progress: Option<Py<PyAny>>,
         progress_interval: f64,
     ) -> PyResult<Self> {
-        let (time_limit, node_limit, memory_limit_mb): (
-            Option<f64>,
-            Option<Bound<'_, PyAny>>,
-            Option<f64>,
-        ) = match &limits {
-            None => (None, None, None),
-            Some(l) => {
-                let nodes = l.getattr("nodes")?;
-                (
-                    l.getattr("time")?.extract()?,
-                    (!nodes.is_none()).then_some(nodes),
-                    l.getattr("memory")?.extract()?,
-                )
-            }
+        let limits = match &limits {
+            None => Limits::default(),
+            Some(l) => l
+                .cast::<PyLimits>()
+                .map_err(|_| {
+                    tsume_error(
+                        py,
+                        "ArgumentError",
+                        &format!(
+                            "limits must be a tsume.Limits or None, not {}",
+                            super::type_name(l)
+                        ),
+                    )
+                })?
+                .get()
+                .engine(),
         };
-        let options = match options {
+        let options = match &options {
             None => Options::default(),
-            Some(o) => Options {
-                hand_dominance: o.getattr("hand_dominance")?.extract()?,
-                one_ply_mate: o.getattr("one_ply_mate")?.extract()?,
-                same_square_max: o.getattr("same_square_max")?.extract()?,
-                drop_groups: o.getattr("drop_groups")?.extract()?,
-                heuristic_init: o.getattr("heuristic_init")?.extract()?,
-                one_plus_epsilon: o.getattr("one_plus_epsilon")?.extract()?,
-                useless_interpositions: o.getattr("useless_interpositions")?.extract()?,
-                short_first: o.getattr("short_first")?.extract()?,
-                leftover_pruning: o.getattr("leftover_pruning")?.extract()?,
-                max_depth: o.getattr("max_depth")?.extract()?,
-            },
-        };
-        let memory_bytes = match memory_limit_mb {
-            Some(mb) if mb.is_finite() && mb > 0.0 => Some((mb * 1e6).min(1e15) as usize),
-            Some(mb) => {
-                return Err(tsume_error(
-                    py,
-                    "ArgumentError",
-                    &format!("memory_limit_mb must be a positive number of megabytes, not {mb}"),
-                ))
-            }
-            None => None,
-        };
-        let time = match time_limit {
-            Some(t) if t.is_finite() && t > 0.0 => {
-                Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
-            }
-            Some(t) => {
-                return Err(tsume_error(
-                    py,
-                    "ArgumentError",
-                    &format!("time_limit must be a positive number of seconds, not {t}"),
-                ))
-            }
-            None => None,
-        };
-        let limits = Limits {
-            nodes: count_arg(py, node_limit, "node_limit")?,
-            time,
-            memory: memory_bytes,
+            Some(o) => o
+                .cast::<PyOptions>()
+                .map_err(|_| {
+                    tsume_error(
+                        py,
+                        "ArgumentError",
+                        &format!(
+                            "options must be a tsume.search.Options or None, not {}",
+                            super::type_name(o)
+                        ),
+                    )
+                })?
+                .get()
+                .options
+                .clone(),
         };
         let mut search =
             Search::new(&position.pos, limits, options).map_err(|e| super::engine_error(py, e))?;
