@@ -407,7 +407,7 @@ def test_compose_then_save_the_run_under_the_root(client, root):
     problems = view["result"]["problems"]
     assert len(problems) == 2 and view["result"]["summary"]["accepted"] == 2
     assert set(problems[0]) == {"id", "variant", "position", "defender", "length", "solution", "score", "stars",
-                                "features", "provenance"}  # tsume compose --json's objects
+                                "features", "themes", "provenance"}  # tsume compose --json's objects
     saved = client.post(f"/api/jobs/{job['id']}/save", json={"file": "composed.tsume"}).json()
     assert saved == {"file": "composed.tsume", "count": 2}
     assert [p.id for p in load(root / "composed.tsume")] == [p["id"] for p in problems]

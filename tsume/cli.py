@@ -31,6 +31,7 @@ from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb
 from ._engine import PanicException
 from .clock import process_seconds
 from .collection import Record, bundled_names, find, load, locate
+from .compose.themes import THEMES
 from .files import write_atomic
 from .errors import ArgumentError, TsumeError, quote
 from .limits import Limits
@@ -1075,6 +1076,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move in every variation.")
 @click.option("--per-length", "per_length", type=COUNT, default=None, metavar="N",
               help="Keep at most N problems of each length (a collection that spans the lengths).")
+@click.option("--theme", type=click.Choice(list(THEMES)), default=None, metavar="T",
+              help="Keep only problems with theme label T, and climb from them (docs/compose.md).")
 @click.option("--seed", type=_Number("seed", lambda v, name: v, whole=True), default=1, show_default=True,
               metavar="K", help="The run's seed: the same seed, the same problems.")
 @click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
@@ -1088,8 +1091,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @friendly_errors
 def compose_command(variant_spec: str | None, out: str, count: int | None, time_limit: float | None,
                     length: str | None, methods: str, material: str | None, parents_file: str | None,
-                    strict: bool, per_length: int | None, seed: int, workers: int | None, threads: bool,
-                    scheduler: str | None, resume: bool,
+                    strict: bool, per_length: int | None, theme: str | None, seed: int, workers: int | None,
+                    threads: bool, scheduler: str | None, resume: bool,
                     as_json: bool, quiet: bool) -> None:
     """Compose sound, economical, rated problems into the collection FILE.
 
@@ -1103,7 +1106,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
         count = 10
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
-                             length=length, strict=strict, parents=parents, per_length=per_length)
+                             length=length, strict=strict, parents=parents, per_length=per_length,
+                             theme=theme)
     make_parent(out)
 
     def accepted(problem: Record, record: dict) -> None:
@@ -1124,6 +1128,10 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
                    f"{summary.candidates:,} candidates in {summary.shards} shard(s), {summary.elapsed:.1f} s "
                    f"(stopped on {summary.stopped}); refused {summary.duplicates} as the same idea as an earlier "
                    f"problem, {summary.over_quota} for their length's share", err=True)
+        if summary.by_theme:
+            click.echo("tsume: themes of the new problems: "
+                       + ", ".join(f"{t} {n}" for t, n in sorted(summary.by_theme.items(), key=lambda x: -x[1])),
+                       err=True)
 
 
 # --- booklet ----------------------------------------------------------------------------------

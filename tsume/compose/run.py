@@ -54,6 +54,7 @@ from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plie
 from .state import Saved
 from .state import load as load_state
 from .state import save as save_state
+from .themes import THEMES
 
 __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settings_from", "spread_target",
            "settings_differences", "merge_pool", "accepted_json"]
@@ -62,7 +63,9 @@ __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settin
 MATING = ("length", "te-amari", "unsound", "accepted")
 #: Settings keys added since the first state files: a stored state without
 #: one counts as having this version's value.
-ADDED_SETTINGS = ("parent_ideas",)
+ADDED_SETTINGS = ("parent_ideas", "theme")
+#: The stage of a sound problem that lacks the run's ``--theme``.
+OFF_THEME = "off-theme"
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
 
@@ -82,6 +85,7 @@ class Settings:
     per_length: int | None = None  # keep at most this many problems of each length
     parents: tuple[tuple[str, str | None], ...] = ()  # (position, defender rule) seeds for mutate and reverse
     parent_ideas: tuple[str, ...] = ()  # the parents' ideas (tsume.compose.idea): a problem must not repeat one
+    theme: str | None = None  # keep only problems with this label (tsume.compose.themes)
 
     def check(self) -> "Settings":
         """Validate (raises ArgumentError with one line); returns self."""
@@ -102,6 +106,8 @@ class Settings:
             parse_material(self.material, self.variant)
         for fen, rule in self.parents:
             tsume_position(fen, self.variant, defender_hand=rule)
+        if self.theme is not None and self.theme not in THEMES:
+            raise ArgumentError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
         if not all(isinstance(k, str) for k in self.parent_ideas):
             raise ArgumentError("parent ideas must be strings (tsume.compose.idea.problem_keys)")
         return self
@@ -174,7 +180,7 @@ class _Shard:
         self.method = s.methods[index % len(s.methods)]
         self.rng = _rng(s, index, self.method)
         self.material = parse_material(s.material, s.variant) if s.material else None
-        self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES})
+        self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES + (OFF_THEME,)})
         # (weight, length or None, candidate, nodes or None): the user's
         # parents (length unknown, weight 1), then the pool's, then what this
         # shard finds.
@@ -218,9 +224,18 @@ class _Shard:
         report({"shard": self.index, "candidates": self.out.candidates, "mates": self.out.mates,
                 "longest": self.out.longest})
         if o.stage == "accepted":
-            from .rating import rate  # networkx is imported only when rating
+            # networkx is imported only when rating.
+            from .rating import rate
+            from .themes import themes
 
             assert o.report is not None
+            labels = themes(o.report)
+            if self.s.theme is not None and self.s.theme not in labels:
+                # Sound but off the theme: a parent still, with less weight.
+                self.out.stages["accepted"] -= 1
+                self.out.stages[OFF_THEME] += 1
+                self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
+                return OFF_THEME, o.report.length, nodes
             rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None)
             self.out.accepted.append({
                 "position": o.candidate.fen(),
@@ -233,6 +248,7 @@ class _Shard:
                 "score": rating.score,
                 "stars": rating.stars,
                 "features": rating.features,
+                "themes": labels,
             })
             self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
             return o.stage, o.report.length, nodes
@@ -314,6 +330,8 @@ class Summary:
     nodes: int = 0
     cpu: float = 0.0
     by_length: dict[int, int] = field(default_factory=dict)
+    by_method: dict[str, int] = field(default_factory=dict)  # problems taken, by the method that made them
+    by_theme: dict[str, int] = field(default_factory=dict)  # problems taken with each theme label
     stages: dict[str, int] = field(default_factory=dict)
     duplicates: int = 0  # sound problems refused as the same idea as one before (tsume.compose.idea)
     same_idea: dict[str, int] = field(default_factory=dict)  # those by criterion: board, line, shape
@@ -340,7 +358,7 @@ def _problem(settings: Settings, record: dict, serial: int, version: str) -> Pro
         length=record["length"],
         solution=record["solution"],
         author="tsume compose",
-        tags=["composed", f"len{record['length']:02d}", record["method"]],
+        tags=["composed", f"len{record['length']:02d}", record["method"], *record.get("themes", ())],
         provenance=(f"method={record['method']}; seed={settings.seed}; shard={record['shard']}; "
                     f"tool=tsume {version}" + (f"; removed={' '.join(record['removed'])}" if record["removed"] else "")),
         rating=f"score={record['score']}; stars={record['stars']}; {rating}",
@@ -355,7 +373,7 @@ def accepted_json(problem: Problem, record: dict) -> dict:
         "id": problem.id, "variant": problem.variant, "position": problem.position,
         "defender": problem.defender, "length": problem.length, "solution": problem.solution,
         "score": record["score"], "stars": record["stars"], "features": record["features"],
-        "provenance": problem.fields("provenance"),
+        "themes": record.get("themes", []), "provenance": problem.fields("provenance"),
     }
 
 
@@ -616,6 +634,9 @@ def compose(
                     summary.accepted += 1
                     summary.total += 1
                     summary.by_length[rec["length"]] = summary.by_length.get(rec["length"], 0) + 1
+                    summary.by_method[rec["method"]] = summary.by_method.get(rec["method"], 0) + 1
+                    for t in rec.get("themes", ()):
+                        summary.by_theme[t] = summary.by_theme.get(t, 0) + 1
                     if on_accept is not None:
                         on_accept(p, rec)
                 if count is not None and summary.total >= count:
@@ -633,7 +654,7 @@ def compose(
 def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed: int = 1,
                   material: str | None = None, length: str | None = None, strict: bool = False,
                   parents: list[Problem] | None = None, shard_size: int = 40,
-                  per_length: int | None = None) -> Settings:
+                  per_length: int | None = None, theme: str | None = None) -> Settings:
     """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``)."""
     ms = tuple(m.strip() for m in methods.split(",") if m.strip())
     # MIN alone: at least MIN plies.
@@ -643,4 +664,4 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     ideas = tuple(dict.fromkeys(k for p in (parents or []) for k in problem_keys(p)))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
                     limits=Criteria(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
-                    parents=ps, parent_ideas=ideas, per_length=per_length).check()
+                    parents=ps, parent_ideas=ideas, per_length=per_length, theme=theme).check()
