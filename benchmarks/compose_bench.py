@@ -16,6 +16,10 @@ shared machine slows the run but does not bend the rates much; the last
 column compares accepted problems per wall-minute with the first worker
 count of the same variant and method (the scaling).
 
+``--workers 1,2,2t`` measures one process, two processes and two threads
+of this process (``tsume compose --threads``); CPU is each shard's own
+thread time, so threads are counted fairly.
+
 ``--parents FILE`` seeds mutate and the reverse method with a collection's
 problems (as ``tsume compose --parents``); ``--keep DIR`` keeps each run's
 collection.  Not a test: it asserts nothing and prints numbers.
@@ -31,19 +35,21 @@ from pathlib import Path
 
 from tsume.collection import load
 from tsume.compose.run import compose, settings_from
+from tsume.shards import shard_executor
 
 CLASSES = ((1, 5), (7, 11), (13, 19), (21, 999))
 
 
 def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int, parents, keep: Path | None,
-            length: str | None = None) -> dict:
+            length: str | None = None, threads: bool = False) -> dict:
     settings = settings_from(variant, methods=methods, seed=seed, parents=parents, length=length)
     with tempfile.TemporaryDirectory() as tmp:
-        out = (keep or Path(tmp)) / f"{variant}-{methods.replace(',', '+')}-w{workers}.tsume"
+        out = (keep or Path(tmp)) / f"{variant}-{methods.replace(',', '+')}-w{workers}{'t' if threads else ''}.tsume"
         if out.exists():
             out.unlink()
         started = time.monotonic()
-        summary = compose(settings, out, time_limit=minutes * 60 / workers, workers=workers)
+        with shard_executor(None, threads, workers) as executor:
+            summary = compose(settings, out, time_limit=minutes * 60 / workers, workers=workers, executor=executor)
         wall = time.monotonic() - started
     by_class = [sum(n for length, n in summary.by_length.items() if lo <= length <= hi) for lo, hi in CLASSES]
     cpu_min = max(summary.cpu, 1e-9) / 60
@@ -62,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--methods", default="random,mutate,reverse,all",
                     help="comma-separated methods to measure one by one; 'all' is the three together")
     ap.add_argument("--cpu-minutes", type=float, default=2.0)
-    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--workers", default="1,2",
+                    help="worker counts to measure, comma-separated; a 't' after one (2t) runs threads, not processes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--length", default=None, help="MIN[-MAX] plies, as tsume compose --length")
     ap.add_argument("--parents", default=None, help="a collection whose problems seed mutate and reverse")
@@ -72,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
     parents = load(a.parents) if a.parents else None
-    workers = [int(w) for w in a.workers.split(",")]
+    workers = [(int(w.rstrip("t")), w.endswith("t")) for w in a.workers.split(",")]
     print("| variant | method | workers | wall s | CPU s | shards | candidates | cand/CPU-s | "
           "sound 1-5 / 7-11 / 13-19 / 21+ | per CPU-min 1-5 / 7-11 / 13-19 / 21+ | 9+ per CPU-min | longest | "
           "scaling (per wall-min) |")
@@ -81,12 +88,12 @@ def main(argv: list[str] | None = None) -> int:
         for method in a.methods.split(","):
             methods = "random,mutate,reverse" if method == "all" else method
             base = None
-            for w in workers:
+            for w, threads in workers:
                 r = one_run(variant, methods, w, a.cpu_minutes, a.seed,
-                           [p for p in parents or [] if p.variant == variant], keep, a.length)
+                           [p for p in parents or [] if p.variant == variant], keep, a.length, threads)
                 base = base or r["per_wall_min"] or None
                 scale = f"{r['per_wall_min'] / base:.2f}x" if base else "-"
-                print(f"| {variant} | {method} | {w} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['shards']} | "
+                print(f"| {variant} | {method} | {w}{' threads' if threads else ''} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['shards']} | "
                       f"{r['candidates']} | {r['candidates'] / max(r['cpu'], 1e-9):.1f} | "
                       f"{' / '.join(map(str, r['classes']))} | {' / '.join(f'{x:.1f}' for x in r['rates'])} | "
                       f"{r['nine_plus']:.1f} | {r['longest']} | {r['per_wall_min']:.1f} ({scale}) |", flush=True)
