@@ -3,7 +3,7 @@
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::square::{bit, Mask, Square, Squares};
+use crate::rules::square::{bit, has, Mask, Square, Squares};
 
 impl Position {
     /// Is square `k` attacked by a piece of colour `by`?
@@ -75,6 +75,58 @@ impl Position {
         }
         for g in &t.ray_att[c] {
             let mut m = occ & g.lattice[k as usize];
+            if m == 0 {
+                continue;
+            }
+            let p = g.nearest(m);
+            if g.slide_range[at(p) as usize] >= p.abs_diff(k) {
+                return true;
+            }
+            if g.has_hop {
+                m ^= bit(p);
+                if m != 0 {
+                    let p = g.nearest(m);
+                    if g.hop_range[at(p) as usize] >= p.abs_diff(k) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Position::attacked_occ`] of a piece of colour `by` moved from `frm`
+    /// (0: dropped) to `sq`, where it stands as `val`, given that no piece of
+    /// `by` attacks `k` before the move.
+    ///
+    /// Leaps do not change with occupancy and only the lines through `frm`
+    /// or `sq` change at all, so only the moved piece's leaps and those
+    /// lines need looking at: most of the lines of a board full of riders
+    /// are skipped (checks() asks this of every move near a line to the king).
+    #[inline]
+    pub(crate) fn attacked_after(
+        &self,
+        k: Square,
+        by: Colour,
+        occ: Mask,
+        frm: Square,
+        sq: Square,
+        val: u8,
+    ) -> bool {
+        let t = &*self.tables;
+        let c = by.index();
+        let board = &self.board;
+        if has(t.leap_zone(c, k), sq) && t.leap_from(c, k, sq) >> val & 1 != 0 {
+            return true;
+        }
+        let touched = bit(sq) | if frm != 0 { bit(frm) } else { 0 };
+        let at = |p: Square| if p == sq { val } else { board[p as usize] };
+        for g in &t.ray_att[c] {
+            let lattice = g.lattice[k as usize];
+            if lattice & touched == 0 {
+                continue;
+            }
+            let mut m = occ & lattice;
             if m == 0 {
                 continue;
             }

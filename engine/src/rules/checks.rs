@@ -142,6 +142,9 @@ impl Position {
             (checkers != 0, danger)
         };
         let dropmate = !t.drop_mate;
+        // Not in check before the move (as in any position reached by
+        // play): only the lines the move touches can give a discovered check.
+        let quiet = !self.is_attacked(ek, c);
         let mut esc = None;
         let mut filtered = 0;
         for &m in cands.iter() {
@@ -169,6 +172,10 @@ impl Position {
             if exact {
                 // Only the moved piece can give check: the tables decide it.
                 if !has(t.leap_mask(v, to), ek) && !t.ride_hits(v, to, ek, occ2) {
+                    continue;
+                }
+            } else if quiet {
+                if !self.attacked_after(ek, c, occ2, frm, to, v) {
                     continue;
                 }
             } else if !self.attacked_occ(ek, c, occ2, to, v) {
