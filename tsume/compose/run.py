@@ -230,9 +230,9 @@ class _Shard:
 
             assert o.report is not None
             # The problem's own position: the report's string is not read again.
-            tsume = o.candidate.problem()
-            assert tsume is not None
-            start = tsume.position()
+            problem = o.candidate.problem()
+            assert problem is not None
+            start = problem.position()
             labels = themes(o.report, position=start)
             if self.s.theme is not None and self.s.theme not in labels:
                 # Sound but off the theme: a parent still, with less weight.

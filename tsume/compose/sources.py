@@ -49,7 +49,6 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
     # The edit is made on a board of pieces (board[s]: square s; board[0]
     # unused) and hand counts; the new candidate is built from them.
     board: list[Piece | None] = [None, *c.pos.board()]
-    nothing: list[Piece | None] = [None]
     hand = c.hand_counts()
     letters = t.kind_letters
     defender = c.defender
@@ -122,10 +121,10 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
         at_top = rng.random() < 0.5
         size = rng.randint(1, 4)
         if grow and n + size <= v.max_length:
-            board = nothing + nothing * size + board[1:] if at_top else board + nothing * size
+            board = [None, *[None] * size, *board[1:]] if at_top else [*board, *[None] * size]
         elif not grow and n - size >= v.min_length:
             if at_top and all(p is None for p in board[1:size + 1]):
-                board = nothing + board[size + 1:]
+                board = [None, *board[size + 1:]]
             elif not at_top and all(p is None for p in board[n - size + 1:]):
                 board = board[:n - size + 1]
     pieces = [(s, p) for s, p in enumerate(board) if p is not None]
