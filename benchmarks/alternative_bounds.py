@@ -31,7 +31,7 @@ import argparse
 import time
 
 
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.errors import TsumeError
 from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
@@ -51,7 +51,7 @@ def main() -> int:
                     help="also count the table's proofs, disproofs and open positions after each search")
     args = ap.parse_args()
     try:
-        pos = tsume_position(args.position, args.variant, defender_hand=args.defender_hand)
+        pos = Problem(args.position, variant=args.variant, defender=args.defender_hand).position()
         bounds = [int(x) for x in args.bounds.split(",")]
         search = Search(pos, limits=Limits(nodes=args.node_limit), options=parse_options(args.option))
         move = pos.parse_move(args.move)

@@ -51,7 +51,6 @@ from tsume.collection import Problem, load, save
 from tsume.compose.candidate import Candidate, canonical_key
 from tsume.compose.filters import repair
 from tsume.compose.sources import mutate, random_candidates
-from tsume.conventions import tsume_position
 from tsume.errors import TsumeError
 from tsume.limits import Limits
 from tsume.position import Position
@@ -86,10 +85,7 @@ def unused_squares(report: Report) -> list[int]:
 
 
 def without_squares(c: Candidate, squares: list[int]) -> Candidate:
-    d = c.copy()
-    for sq in squares:
-        d.board[sq] = ""
-    return d
+    return c.changed([(sq, None) for sq in squares])
 
 
 def clear_detour(c: Candidate, rep: Report) -> bool:
@@ -101,13 +97,15 @@ def clear_detour(c: Candidate, rep: Report) -> bool:
             continue
         if f.length is None or f.length <= rep.length - (f.ply - 1):
             return False
-        pos = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
+        pos = c.position()
+        assert pos is not None
         keys = []
         for mv in rep.mainline:
             pos.push_str(mv)
             keys.append(pos.key())
         later = set(keys[f.ply - 1:-1])  # after the alternative's turn, the mate excluded
-        q = tsume_position(c.fen(), c.variant, defender_hand=c.defender)
+        q = c.position()
+        assert q is not None
         for mv in rep.mainline[:f.ply - 1]:
             q.push_str(mv)
         hit = False
@@ -292,7 +290,7 @@ class FlawedSearch:
             for p in problems:
                 if not self.want("solution-mismatch", variant) or not p.solution or not p.length or p.length < 3:
                     continue
-                pos = tsume_position(p.position, p.variant, defender_hand=p.defender)
+                pos = Tsume(p.position, variant=p.variant, defender=p.defender).position()
                 first = str(next(m for m in pos.checks() if str(m) == p.solution[0]))
                 others = sorted(str(m) for m in pos.checks() if str(m) != first)
                 if not others:
@@ -368,7 +366,8 @@ class FlawedSearch:
                     # A random position, mostly with a one-piece hand, so that some mates end clean.
                     c = next(randoms)
                     if rng.random() < 0.6 and c.hand:
-                        c.hand = {rng.choice(sorted(c.hand)): 1}
+                        kept = c.pos.t.kind_letters.index(rng.choice(sorted(c.hand)))
+                        c = c.changed(hand=[int(ki == kept) for ki in range(c.pos.t.nkinds)])
                 self.consider(c)
                 if i % 50 == 49:
                     print(f"[flawed {v} {i + 1}, {self.cands} cands, {self.elapsed():.0f} s] "

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tsume.collection import Problem, load
-from tsume.conventions import tsume_position
+from tsume.problem import Problem as Tsume
 from tsume.reference import ReferenceSolver
 from tsume.limits import Limits
 from tsume.search import Options
@@ -221,7 +221,7 @@ def reference(problems: list[Problem], base: list[Run], max_len: int, seconds: f
     for p, b in zip(problems, base):
         if (p.length or 99) > max_len:
             continue
-        pos = tsume_position(p.position, p.variant, defender_hand=p.defender)
+        pos = Tsume(p.position, variant=p.variant, defender=p.defender).position()
         ref = ReferenceSolver(pos)
         t0 = time.perf_counter()
         signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -31,7 +31,6 @@ import tsume
 from tsume import ITO, RUTHERFORD, Limits, Position, Problem, TsumeError
 from tsume.cli import main
 from tsume.collection import load, loads, locate
-from tsume.conventions import tsume_position
 from tsume.perft import divide, perft
 from tsume.sat import DEFAULT_MEMORY_MB, sat_solve
 from tsume.solve import solve
@@ -161,7 +160,7 @@ def _valid_position(variant: str, text: str) -> Position | None:
 
 
 #: The kinds of library call, each as often as it is listed.
-LIBRARY_KINDS = ("position", "position", "move", "variant", "tsume_position", "solve", "solve", "verify", "verify",
+LIBRARY_KINDS = ("position", "position", "move", "variant", "problem", "solve", "solve", "verify", "verify",
                  "sat", "perft", "loads")
 
 
@@ -196,6 +195,11 @@ def _front_door(entry: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _problem_position(text: Any, variant: Any, *, defender: Any) -> Position:
+    """A problem's position, as a caller that needs the position only makes it."""
+    return Problem(text, variant=variant, defender=defender).position()
+
+
 def library_case(g: Generator, kinds: tuple[str, ...] = LIBRARY_KINDS) -> Case:
     """One library call with fuzzed arguments."""
     rng = g.rng
@@ -214,8 +218,8 @@ def library_case(g: Generator, kinds: tuple[str, ...] = LIBRARY_KINDS) -> Case:
         spec = g.variant(rng.choice(VARIANT_SPECS))
         spec = mutate(rng, spec) if isinstance(spec, str) and rng.random() < 0.5 else spec
         return Case(kind, tsume.get_variant, (spec,))
-    if kind == "tsume_position":
-        return Case(kind, tsume_position, (text, g.variant(variant)), {"defender_hand": g.defender_hand()})
+    if kind == "problem":
+        return Case(kind, _problem_position, (text, g.variant(variant)), {"defender": g.defender_hand()})
     # the searches: always bounded by a small node limit or a short time limit
     nodes = g.limit([50, 200, 1000])
     seconds = g.limit([0.05, 0.2])

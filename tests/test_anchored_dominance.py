@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tsume.conventions import tsume_position
 from tsume.problem import Problem
 from tsume.search import Options, Search
 from tsume.solve import solve
@@ -21,7 +20,7 @@ def _first_moves(options: Options, bounded: bool) -> tuple[list[tuple[int, objec
     """Every first move of NINE valued with the root on the line, as the
     verifier and ``solve --all-first-moves`` do: its shortest mate within 9
     plies if ``bounded``, else whether it mates at all."""
-    pos = tsume_position(NINE)
+    pos = Problem(NINE).position()
     search = Search(pos, options=options)
     values: list[tuple[int, object]] = []
     for m in sorted(pos.checks()):

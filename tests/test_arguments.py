@@ -10,7 +10,6 @@ import pytest
 from tsume import ArgumentError, Limits, Position, PositionError, Problem, TsumeError, VariantError
 from tsume.arguments import check_memory_mb, check_node_limit, check_time_limit
 from tsume.collection import loads
-from tsume.conventions import tsume_position
 from tsume.perft import divide, perft
 from tsume.play import play_tree
 from tsume.sat import sat_solve
@@ -183,19 +182,19 @@ def test_divide_depth_zero_and_one():
 
 @pytest.mark.parametrize("args, kwargs, error", [
     ((5,), {}, PositionError),
-    ((MATE_1, None), {}, VariantError),
-    ((MATE_1,), {"defender_hand": 5}, ArgumentError),
-    ((MATE_1,), {"defender_hand": "99g"}, PositionError),
-    ((MATE_1,), {"defender_hand": "3g"}, PositionError),
+    ((MATE_1,), {"variant": 5}, VariantError),
+    ((MATE_1,), {"defender": 5}, ArgumentError),
+    ((MATE_1,), {"defender": "99g"}, PositionError),
+    ((MATE_1,), {"defender": "3g"}, PositionError),
 ])
-def test_tsume_position(args, kwargs, error):
+def test_problem_position(args, kwargs, error):
     with pytest.raises(error) as info:
-        tsume_position(*args, **kwargs)
+        Problem(*args, **kwargs).position()
     one_line(info.value)
 
 
 def test_defender_hand_words_ignore_case():
-    assert tsume_position(MATE_1, defender_hand="NONE").fen() == tsume_position(MATE_1, defender_hand="none").fen()
+    assert Problem(MATE_1, defender="NONE").position().fen() == Problem(MATE_1, defender="none").position().fen()
 
 
 def test_checks_return_the_value():

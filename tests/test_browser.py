@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tsume.collection import load, locate
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.solve import solve
 
 pytestmark = pytest.mark.slow
@@ -170,7 +170,7 @@ def test_booklet_loads_without_errors_and_diagrams_match_the_engine(browser, tmp
             svg = art.locator(".diagram svg")
             assert svg.is_visible()
             seen = svg.evaluate(READ_DIAGRAM)
-            check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+            check_diagram(seen, Problem(pr.position, variant=pr.variant, defender=pr.defender).position(), pr.id)
         assert page.errors == []
         # Self-contained: the page asked for nothing but itself.
         assert [u for u in page.requests if not u.startswith("file:")] == []
@@ -325,7 +325,7 @@ def test_a_bundled_collection_booklet_with_verify(browser, tmp_path):
         assert page.page.locator(".verdict.sound").count() == len(problems)
         for i, pr in enumerate(problems):
             seen = page.page.locator("article.problem .diagram svg").nth(i).evaluate(READ_DIAGRAM)
-            check_diagram(seen, tsume_position(pr.position, pr.variant, defender_hand=pr.defender), pr.id)
+            check_diagram(seen, Problem(pr.position, variant=pr.variant, defender=pr.defender).position(), pr.id)
         assert page.errors == []
     finally:
         page.close()

@@ -19,7 +19,6 @@ from tsume.census.family import parse_family
 from tsume.census.retro import Solved
 from tsume.census.run import MANIFEST, census, estimate_mb, probe_factor, run_shard, table
 from tsume.collection import load
-from tsume.conventions import tsume_position
 from tsume.errors import ArgumentError
 from tsume.problem import Problem
 from tsume.verify import verify
@@ -121,7 +120,7 @@ def test_every_redundant_piece_is_redundant_and_no_other(ruth_run):
     sound = [r for r in records if r["verdict"] == "sound"]
     assert any(r["redundant"] for r in sound) and any(not r["redundant"] for r in sound)
     for r in sound:
-        pos = tsume_position(r["position"], f.variant, defender_hand=f.defender_hand)
+        pos = Problem(r["position"], variant=f.variant, defender=f.defender_hand).position()
         for label, where in attacker_pieces(pos):
             try:
                 rep = verify(Problem(remove_piece(pos, where), variant=f.variant, defender=f.defender_hand))
@@ -167,11 +166,11 @@ def test_classify_alternative_first_moves_without_search():
 
 def test_remove_piece_gives_a_hand_piece_to_the_defender_under_rest():
     f = fam()
-    pos = tsume_position("1S3k3 b S 1", f.variant, defender_hand="rest")
+    pos = Problem("1S3k3 b S 1", variant=f.variant, defender="rest").position()
     assert [label for label, _ in attacker_pieces(pos)] == ["S2", "hand S"]
-    rest = tsume_position(remove_piece(pos, "S"), f.variant, defender_hand="rest")
+    rest = Problem(remove_piece(pos, "S"), variant=f.variant, defender="rest").position()
     assert rest.fen() == "1S3k3 b 2ps2n2b2l 1"  # the set has two: one on the board, one to the defender
-    none = tsume_position(remove_piece(pos, 2), f.variant, defender_hand="none")
+    none = Problem(remove_piece(pos, 2), variant=f.variant, defender="none").position()
     assert none.fen() == "5k3 b S 1"
 
 

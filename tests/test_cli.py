@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tsume import Position
 from tsume.cli import main
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.perft import perft
 
 ITO_START = "k3fg1hc2tp5PT2CH1GF3K b - 1"
@@ -229,7 +229,7 @@ def test_every_command_takes_file_and_id_of_a_bundled_collection(tmp_path, monke
     show_ = run("show", "--json", *common)
     assert show_.exit_code == 0, show_.output
     # A collection problem is shown and counted as it is solved: the defender's hand filled in.
-    as_solved = tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+    as_solved = Problem(pr.position, variant=pr.variant, defender=pr.defender).position()
     assert json.loads(show_.stdout)["position"] == as_solved.fen()
     perft_ = run("perft", "--depth", "2", "--json", *common)
     assert perft_.exit_code == 0 and json.loads(perft_.stdout)["nodes"] == perft(as_solved, 2)

@@ -24,7 +24,7 @@ from tsume.compose.run import Settings, compose, merge_pool, run_shard, settings
 from tsume.compose.state import load as load_state
 from tsume.compose.state import state_path
 from tsume.compose.sources import mutate, random_candidates, two_plies_back
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.errors import ArgumentError
 from tsume.verify import verify
 
@@ -33,7 +33,7 @@ EASY = "attacker=1-2, hand=1-2, defender=0-1, spread=3, king=no"
 
 
 def cand(fen: str, defender: str | None = None, variant: str = "ito") -> Candidate:
-    return Candidate.from_position(tsume_position(fen, variant, defender_hand=defender), defender)
+    return Candidate.from_position(Problem(fen, variant=variant, defender=defender).position(), defender)
 
 
 def assert_sound(path: Path) -> list:
@@ -56,9 +56,9 @@ def test_candidate_round_trip_and_pool():
 
 
 def test_canonical_key_ignores_how_the_problem_is_written():
-    a = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
-    b = tsume_position("2T1k5+P20 b C2H2Gptc2f 7", "ito")
-    c = tsume_position("2T1k5+P20 b C2G2H 1", "ito", defender_hand="none")
+    a = Problem("2T1k5+P20 b C2G2H 1", variant="ito").position()
+    b = Problem("2T1k5+P20 b C2H2Gptc2f 7", variant="ito").position()
+    c = Problem("2T1k5+P20 b C2G2H 1", variant="ito", defender="none").position()
     assert canonical_key(a) == canonical_key(b) != canonical_key(c)
 
 
@@ -67,7 +67,7 @@ def test_material_draws_what_it_names():
     rng = random.Random(3)
     for _ in range(20):
         c = m.draw(rng, "ito")
-        men = sorted(c.board[s] for s in c.squares("attacker"))
+        men = sorted(c.pos.piece_at(s).symbol() for s in c.squares("attacker"))
         assert men == ["+T", "G"] and c.hand == {"P": 2} and not c.king("attacker")
         k = c.king("defender")
         assert 1 <= len(c.squares("defender")) <= 2
@@ -215,7 +215,7 @@ def test_same_seed_same_file_on_one_and_two_workers(tmp_path):
     assert one.read_text() == two.read_text()
     problems = assert_sound(one)
     assert len(problems) == 2
-    keys = {canonical_key(tsume_position(p.position, p.variant, defender_hand=p.defender)) for p in problems}
+    keys = {canonical_key(Problem(p.position, variant=p.variant, defender=p.defender).position()) for p in problems}
     assert len(keys) == 2
     for p in problems:
         prov, rating = p.fields("provenance"), p.fields("rating")

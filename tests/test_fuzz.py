@@ -27,7 +27,7 @@ def test_fuzz_library():
     assert tally.library_inputs == 4000
     assert not tally.others, _report(tally)
     # the fuzz reaches the engines, not only the parsers
-    for kind in ("position", "move", "solve", "verify", "sat", "perft", "tsume_position"):
+    for kind in ("position", "move", "solve", "verify", "sat", "perft", "problem"):
         assert tally.ok[kind] >= 20, (kind, tally.ok)
     assert len(tally.tsume_errors) >= 5  # and meets most kinds of error
 

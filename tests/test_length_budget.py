@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tsume.cli import main
 from tsume.collection import load, locate
-from tsume.conventions import interposition_square, ranged_checkers, tsume_position
+from tsume.conventions import interposition_square, ranged_checkers
 from tsume.errors import TsumeError
 from tsume.limits import Limits
 from tsume.position import Position
@@ -25,7 +25,7 @@ ROOT = "g+Tkt1F+hHC2K19 b G2P 1"
 
 
 def _search(limits: Limits | None = None) -> Search:
-    return Search(tsume_position(ROOT, "ito"), limits=limits)
+    return Search(Problem(ROOT, variant="ito").position(), limits=limits)
 
 
 def test_a_budget_large_enough_gives_the_exact_length():

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
@@ -42,7 +42,7 @@ MANY_EQUAL_MATES = [
 
 @pytest.mark.parametrize("variant,text,defender", MANY_EQUAL_MATES)
 def test_pruned_reading_is_the_full_reading_for_less(variant, text, defender):
-    pos = tsume_position(text, variant, defender_hand=defender)
+    pos = Problem(text, variant=variant, defender=defender).position()
     pruned = _read(pos, True)
     full = _read(pos, False)
     assert pruned[:2] == full[:2]

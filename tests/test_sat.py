@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from tsume.cli import main
-from tsume.conventions import tsume_position
 from tsume.search import Options
 from tsume.generate import random_tsume
 from tsume.position import Position
@@ -38,7 +37,7 @@ def test_direct_oracle_equals_the_folded_circuits(variant):
     """The fast move lists are the encoding's own circuits evaluated on constants."""
     rng = random.Random(5)
     for _ in range(10):
-        pos = tsume_position(random_tsume(rng, variant), variant)
+        pos = Problem(random_tsume(rng, variant), variant=variant).position()
         rules = rules_for(pos.variant, pos.n)
         direct, folded = Oracle(rules), Oracle(rules, fold=True)
         here = cpos_of(pos)
@@ -59,8 +58,7 @@ def test_symbolic_attacker_nodes_agree_with_the_reference(variant, bound, seeds)
     """With concrete expansion off, every attacker node below the root is the full
     symbolic encoding (candidates, ray chains, check, king safety, witnesses)."""
     for seed in seeds:
-        pos = tsume_position(random_tsume(random.Random(seed), variant), variant,
-                             defender_hand="none" if seed % 4 == 0 else None)
+        pos = Problem(random_tsume(random.Random(seed), variant), variant=variant, defender="none" if seed % 4 == 0 else None).position()
         eng = SatEngine(pos, expand_concrete=False)
         try:
             assert lengths(pos, eng, bound) == reference_lengths(pos, bound), (variant, seed, pos.fen())
@@ -69,7 +67,7 @@ def test_symbolic_attacker_nodes_agree_with_the_reference(variant, bound, seeds)
 
 
 def test_queries_on_a_known_problem():
-    pos = tsume_position("3T2k1CG21 b C 1", "ito")
+    pos = Problem("3T2k1CG21 b C 1", variant="ito").position()
     eng = SatEngine(pos)
     assert not eng.mate_within(1)
     assert eng.mate_within(3)
@@ -85,7 +83,7 @@ def test_two_winning_moves_uses_the_cardinality_constraint():
     # Find seeded positions with exactly one and with several mating first moves within 3.
     seen = {1: False, 2: False}
     for seed in range(0, 200):
-        pos = tsume_position(random_tsume(random.Random(seed), "rutherford"), "rutherford")
+        pos = Problem(random_tsume(random.Random(seed), "rutherford"), variant="rutherford").position()
         ref = reference_lengths(pos, 3)
         winners = sum(1 for v in ref.values() if v is not None)
         if not winners:
@@ -103,8 +101,7 @@ def test_repetition_fails_for_the_attacker():
     # Black's rook-like piece can only shuttle; the defender's king shuttles back:
     # whatever the engines say, they must say the same (repetition inside 7 plies).
     for seed in range(300, 340):
-        pos = tsume_position(random_tsume(random.Random(seed), "rutherford", attacker_hand=(0, 0)), "rutherford",
-                             defender_hand="none")
+        pos = Problem(random_tsume(random.Random(seed), "rutherford", attacker_hand=(0, 0)), variant="rutherford", defender="none").position()
         eng = SatEngine(pos)
         assert lengths(pos, eng, 5) == reference_lengths(pos, 5), (seed, pos.fen())
         eng.close()
@@ -124,7 +121,7 @@ def test_mutated_rules_are_caught():
     broken = dataclasses.replace(ITO, kinds=kinds)
     assert all(isinstance(k, PieceKind) for k in kinds)
     for seed in range(0, 200):
-        pos = tsume_position(random_tsume(random.Random(seed), "ito"), "ito")
+        pos = Problem(random_tsume(random.Random(seed), "ito"), variant="ito").position()
         mutant = Position(pos.fen(), broken, validate=False)
         eng = SatEngine(mutant)
         try:
@@ -188,7 +185,7 @@ def test_counted_and_raw_lengths_differ_where_interpositions_are_useless(text, v
     useless-interposition rule (docs/sat.md: 1-2% of random positions differ)."""
     assert solve(Problem(text, variant=variant), max_length=3).length == counted
     assert solve(Problem(text, variant=variant), max_length=3, options=RAW).length == raw
-    pos = tsume_position(text, variant)
+    pos = Problem(text, variant=variant).position()
     eng = SatEngine(pos)
     assert eng.shortest(3) == raw
     eng.close()

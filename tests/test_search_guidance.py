@@ -5,7 +5,7 @@ disproof number counting the drops of one piece on one side of the king once
 from __future__ import annotations
 
 from tsume.collection import load, locate
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.limits import Limits
 from tsume.search import Options, Search
 from tsume.solve import solve
@@ -16,7 +16,7 @@ def _no_mate_after(options: Options) -> tuple[bool, int]:
     # the defender escapes at every length.  Summed, the disproof numbers of
     # the attacker's many Cannon drops made the king's escapes look hard to
     # refute, and the search wandered into the other defences.
-    pos = tsume_position("1kTfc1G4T1F5K11 b PCHG 2", "ito", defender_hand="none")
+    pos = Problem("1kTfc1G4T1F5K11 b PCHG 2", variant="ito", defender="none").position()
     search = Search(pos, options=options, limits=Limits(nodes=400_000))
     search.walk(pos.parse_move("G*6"))
     answer = True

@@ -51,9 +51,9 @@ def test_zobrist_keys_fit_below_2_to_the_62(spec):
 def test_one_plus_epsilon_keeps_the_answers_and_expands_less():
     # The widened thresholds (Options.one_plus_epsilon) change only how often
     # nodes are expanded again: the same answers, here in fewer nodes.
-    from tsume.conventions import tsume_position
+    from tsume.problem import Problem
 
-    pos = tsume_position("2T1k5+P20 b C2G2H 1", "ito")
+    pos = Problem("2T1k5+P20 b C2G2H 1", variant="ito").position()
 
     def climb(options: Options) -> tuple[list[bool], int]:
         search = Search(pos, options=options)

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.search import Options, Search, SearchLimit
@@ -63,7 +63,7 @@ def test_climbing_down_and_up_find_the_same_length(variant):
     ("rutherford", "3k1+s34 b N2P 1", None),  # ruth-L37-0003
 ])
 def test_the_main_line_climbs_down_from_the_solve(variant, text, defender):
-    pos = tsume_position(text, variant, defender_hand=defender)
+    pos = Problem(text, variant=variant, defender=defender).position()
     search = Search(pos)
     assert search.mate()
     before = search.nodes

@@ -27,7 +27,6 @@ Reminders used throughout (docs/rules.md):
 from __future__ import annotations
 
 from tsume import DefenderHand, Position, Problem
-from tsume.conventions import tsume_position
 from tsume.search import Search
 from tsume.reference import ReferenceSolver, reference_solve
 from tsume.solve import solve
@@ -71,7 +70,7 @@ def check(problem, variant: str = "ito", bound: int = 5, defender_hand: str | No
 
 def after(problem: str, variant: str, played: list[str], defender_hand: str | None = None) -> Position:
     """The tsume position after the moves ``played``."""
-    pos = tsume_position(problem, variant, defender_hand=defender_hand)
+    pos = Problem(problem, variant=variant, defender=defender_hand).position()
     for s in played:
         pos.push_str(s)
     return pos
@@ -343,7 +342,7 @@ def test_perpetual_check_is_no_mate():
     # unprotected: it is taken and Black has nothing left.  So Black can check
     # forever but never mate; the repeated position is a failure for the attacker,
     # which is what ends the unbounded search.
-    pos = tsume_position(PERPETUAL, "ito")
+    pos = Problem(PERPETUAL, variant="ito").position()
     start = pos.key()
     for attacker, defender in (("6-5", "1-2"), ("5-6", "2-1")):
         assert attacker in {str(m) for m in pos.checks()}
@@ -357,7 +356,7 @@ def test_perpetual_check_is_no_mate():
     # The reference's rule, directly: with the start position already on the line,
     # reaching it again fails for the attacker whatever the remaining length, and
     # the result is marked as depending on the line (so it is not memoised).
-    solver = ReferenceSolver(tsume_position(PERPETUAL, "ito"))
+    solver = ReferenceSolver(Problem(PERPETUAL, variant="ito").position())
     solver.path.add(start)
     assert solver.mate(99) == (False, True)
 
@@ -398,7 +397,7 @@ def test_rutherford_drop_mate_ban_board_move_mate_instead():
     # hand.  N*4 (and +N*4: a Phoenix on 4 leaps 3 to 1) would mate exactly like 7-4,
     # but a drop may not checkmate: both are illegal.  The solution is the board
     # move 7-4, with the knight left over in hand.
-    pos = tsume_position("klb3N4 b N 1", "rutherford")
+    pos = Problem("klb3N4 b N 1", variant="rutherford").position()
     assert "N*4" not in legal(pos) and "+N*4" not in legal(pos)
     r = check("klb3N4 b N 1", "rutherford", 3)
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 1, ["7-4"], "N")
@@ -422,7 +421,7 @@ def test_rutherford_drop_mate_ban_longer_mate_and_interposition_drops():
     # is a mate in 1 by +B*5, the interposition refuted and not counted.
     # (A cannon dropped on 6..9 can also be stopped by a drop between it and the
     # silver, which it cannot take -- the first piece it meets is a screen: 3 plies.)
-    pos = tsume_position(DROPMATE, "rutherford")
+    pos = Problem(DROPMATE, variant="rutherford").position()
     assert "B*3" not in legal(pos)
     r = check(DROPMATE, "rutherford", 5)
     assert (r.status, r.length, r.mainline, r.leftover) == ("mate", 1, ["+B*5"], "-")
@@ -484,7 +483,7 @@ def test_defender_hand_none_versus_rest_rutherford():
     # squares, which a stride-2 piece never reaches.  No mate at all.
     r = check(DROPMATE, "rutherford", 7, defender_hand="none")
     assert r.status == "nomate"
-    pos = tsume_position(DROPMATE, "rutherford", defender_hand="none")
+    pos = Problem(DROPMATE, variant="rutherford", defender="none").position()
     assert sorted(str(m) for m in pos.checks()) == ["4-2", "4-3"]
     assert solve(Problem(DROPMATE, variant="rutherford", defender="none")).status == "nomate"
     # an explicit hand: one pawn is enough to make +B*5 legal (and a mate in 1) again

@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.limits import Limits
 from tsume.problem import DefenderHand, Problem
@@ -21,7 +20,7 @@ from tsume.solve import solve
 
 def test_goose_chase_is_no_mate_without_a_bound():
     # A lone goose drop checks the king on 1; k1-2 leaves the goose no check.
-    pos = tsume_position("k30 b G", "ito")
+    pos = Problem("k30 b G", variant="ito").position()
     assert Search(pos, limits=Limits(nodes=10_000)).mate() is False
     assert solve(Problem("k30 b G", variant="ito"), limits=Limits(nodes=10_000)).status == "nomate"
 
@@ -31,7 +30,7 @@ def test_unbounded_status_matches_reference(variant):
     rng = random.Random(4242)
     checked = 0
     for _ in range(60):
-        pos = tsume_position(random_tsume(rng, variant, attacker_hand=(0, 2)), variant, defender_hand="none")
+        pos = Problem(random_tsume(rng, variant, attacker_hand=(0, 2)), variant=variant, defender="none").position()
         r = solve(Problem(pos, defender=DefenderHand.held(pos)), limits=Limits(nodes=50_000))
         if r.status == "unknown":
             continue

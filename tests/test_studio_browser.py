@@ -22,7 +22,7 @@ import pytest
 from studio_server import LONG, Studio, click_square, descendants, wait_js
 from test_browser import READ_DIAGRAM, check_diagram, browser  # noqa: F401 - the fixture
 from tsume.collection import find, load, locate
-from tsume.problem import Problem, tsume_position
+from tsume.problem import Problem
 from tsume.play import play_tree
 from tsume.position import Position
 from tsume.render import mated, numbered, useless_by_check
@@ -117,7 +117,7 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     wait_js(pg, "document.getElementById('position').value === 'k1P2H25 b G 1'")
     assert "A legal problem" in pg.inner_text("#check-line")
     seen = page.board("#editor-board")
-    check_diagram(seen, tsume_position("k1P2H25 b G"), "set up by clicks")
+    check_diagram(seen, Problem("k1P2H25 b G").position(), "set up by clicks")
     # What the engine rejects is said at once, in one line, on the board: a second White king.
     pg.click('#palette button[data-token="k"]')
     click_square(pg, '#editor-board', 10)
@@ -145,7 +145,7 @@ def test_set_up_a_problem_by_clicks_and_keys_and_read_its_string(page):
     wait_js(pg, "document.getElementById('position').value === 'k1P2H1+p23 b G 1'")
     pg.keyboard.press("~")
     wait_js(pg, "document.getElementById('position').value === 'k1P2H1+P23 b G 1'")
-    check_diagram(page.board("#editor-board"), tsume_position("k1P2H1+P23 b G 1"), "after the keys")
+    check_diagram(page.board("#editor-board"), Problem("k1P2H1+P23 b G 1").position(), "after the keys")
     # The string is editable too: typed, read, and the board follows.
     pg.fill("#position", "k1P2H25 b GT 1")
     pg.press("#position", "Enter")
@@ -456,7 +456,7 @@ def test_a_limit_after_a_mate_shows_the_mating_line_known_and_steps_it(page, stu
     shown = pg.locator("#mainline li").evaluate_all("ls => ls.map(l => l.textContent)")
     assert shown == [n.replace(" ", "") for n in numbered(mated(result["readable_line"]))]
     # Stepped through on the board as the main line is, each diagram the engine's; the last a mate.
-    pos = tsume_position(LONG)
+    pos = Problem(LONG).position()
     wait_js(pg, f"document.getElementById('ply-label').textContent === '0 / {len(line)}'")
     check_diagram(page.board("#stepper-board"), pos, "start")
     pg.focus("#stepper")
@@ -598,13 +598,13 @@ def test_compose_two_problems_with_progress_and_open_one(page, studio):
     assert any(t.startswith("Composing: ") for t in lines) and lines[-1].startswith("Done: 2 of 2 accepted from")
     for i, p in enumerate(problems):
         wait_js(pg, f"document.querySelectorAll('#composed li')[{i}].querySelector('.diagram svg') !== null")
-        want = tsume_position(p["position"], p["variant"], defender_hand=p["defender"])
+        want = Problem(p["position"], variant=p["variant"], defender=p["defender"]).position()
         check_diagram(items.nth(i).locator(".diagram svg").evaluate(READ_DIAGRAM), want, f"composed {p['id']}")
     items.first.locator("button.open").click()
     given = Position(problems[0]["position"], validate=False).fen()
     wait_js(pg, f"document.getElementById('position').value === {json.dumps(given)}")
     assert not pg.is_hidden("#panel-setup") and "A legal problem" in pg.inner_text("#check-line")
-    want = tsume_position(problems[0]["position"], "ito", defender_hand=problems[0]["defender"])
+    want = Problem(problems[0]["position"], variant="ito", defender=problems[0]["defender"]).position()
     wait_js(pg, f"document.querySelector('#editor-board svg').dataset.position === {json.dumps(want.fen())}")
     check_diagram(page.board("#editor-board"), want, f"composed {first} in the editor")
     # The run saved into a collection under the root.

@@ -18,7 +18,7 @@ import tsume
 from tsume import Position, svg
 from tsume.cli import main
 from tsume.collection import load, locate
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.errors import ArgumentError, TsumeError
 from tsume.variant import get_variant
 
@@ -628,7 +628,7 @@ def test_show_bad_format(capsys):
 
 def _ito_09():
     pr = next(p for p in load(locate("examples")) if p.id == "ito-09")
-    return pr, tsume_position(pr.position, pr.variant, defender_hand=pr.defender)
+    return pr, Problem(pr.position, variant=pr.variant, defender=pr.defender).position()
 
 
 def test_show_svg_of_a_collection_problem():

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from tsume.cli import main
 from tsume.collection import find, load, locate
-from tsume.conventions import tsume_position
+from tsume.problem import Problem
 from tsume.position import Position
 from tsume.render import LINE_WIDTH, counted, mated, numbered, plies, wrap_words
 
@@ -210,7 +210,7 @@ def test_a_stated_hand_is_not_called_the_rest():
 
 def test_white_attacking_black_holds_the_rest():
     text = solve_text("K30 w g 1")
-    rest = tsume_position("K30 w g 1").hand_string(0)
+    rest = Problem("K30 w g 1").position().hand_string(0)
     assert f"Black hand (the rest): {rest}   (" in text and "White hand: g   (Goose)\n" in text
 
 

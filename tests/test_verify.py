@@ -10,7 +10,6 @@ import pytest
 
 from tsume import Limits, Problem
 from tsume.collection import Record
-from tsume.conventions import tsume_position
 from tsume.generate import random_tsume
 from tsume.reference import ReferenceSolver
 from tsume.solve import solve
@@ -35,7 +34,7 @@ def test_a_sound_problem_is_sound_and_its_report_is_complete():
     assert r.findings[0].pieces == "P6" and r.findings[0].severity == "info"
     # Every checking alternative at every attacker turn was decided.
     assert r.alternatives and all(a.status == "nomate" for a in r.alternatives)
-    pos = tsume_position(ITO05, "ito")
+    pos = Problem(ITO05, variant="ito").position()
     q = pos.copy()
     expected = 0
     for i, m in enumerate(r.mainline):

@@ -2,7 +2,8 @@
 
 See docs/solver.md.  A tsume position has the attacker to move; how a
 problem's defender's hand is filled in is :mod:`tsume.problem`'s
-(``tsume_position`` and ``rest_of_set`` are importable from here too).
+(``rest_of_set`` is importable from here too): a tsume position is
+``Problem(...).position()``.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .position import Colour, Move, Position, SquareSet
-from .problem import rest_of_set, tsume_position
+from .problem import rest_of_set
 
 __all__ = [
-    "tsume_position",
     "rest_of_set",
     "ranged_checkers",
     "interposition_square",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from .errors import PositionError
-from .position import Colour, Piece, Position
-from .tables import BLACK, WHITE, Tables, tables_for
+from .position import Colour, Piece, Position, build_position
+from .tables import BLACK, WHITE, tables_for
 from .variant import Variant, get_variant
 
 __all__ = ["random_tsume"]
@@ -75,17 +75,14 @@ def random_tsume(
         for _ in range(rng.randint(*attacker_hand)):
             if pool:
                 hand[pool.pop()] += 1
-        text = _format(board, t, attacker, hand)
+        hands = [[0] * t.nkinds, [0] * t.nkinds]
+        hands[attacker] = hand
         try:
-            pos = Position(text, v)
+            pos = build_position(v, n, [(s, p) for s, p in enumerate(board) if p is not None], hands, attacker)
+            pos.validate()
         except PositionError:
             continue
         if pos.is_check():
             continue  # the attacker must not start in check
         return pos
 
-
-def _format(board: list[Piece | None], t: Tables, attacker: Colour, hand: list[int]) -> str:
-    hands = [[0] * t.nkinds, [0] * t.nkinds]
-    hands[attacker] = hand
-    return f"{t.board_string(board[1:])} {'bw'[attacker]} {t.hands_string(hands)} 1"

@@ -32,7 +32,7 @@ from .errors import ArgumentError, PositionError, quote
 from .position import BLACK, COLOUR_NAMES, Position
 from .variant import Variant, get_variant
 
-__all__ = ["Problem", "DefenderHand", "REST", "NONE", "require_problem", "tsume_position", "rest_of_set"]
+__all__ = ["Problem", "DefenderHand", "REST", "NONE", "require_problem", "rest_of_set"]
 
 
 class DefenderHand:
@@ -290,12 +290,3 @@ def require_problem(value: object, caller: str) -> Problem:
         how = "Problem('k1P2H25 b G', variant='ito')"
     raise ArgumentError(f"{caller} takes a tsume.Problem, not {kind}: {how}")
 
-
-def tsume_position(text: object, variant: object = "ito", *, defender_hand: object = None) -> Position:
-    """The position of a tsume: ``Problem(text, variant=variant,
-    defender=defender_hand).position()`` (a Position ``text`` keeps its own
-    variant).  For code that needs the position only."""
-    var = get_variant(variant)
-    if isinstance(text, Position):
-        return Problem(text, defender=defender_hand).position()  # type: ignore[arg-type]
-    return Problem(text, variant=var, defender=defender_hand).position()  # type: ignore[arg-type]

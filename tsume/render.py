@@ -107,7 +107,7 @@ def diagram(pos: Position, compact: bool = False, tsume: bool = False) -> str:
     naming each piece; ``compact`` prints the file on two lines.
     Uppercase letters are Black, lowercase White, ``+`` marks a promoted piece.
     ``tsume``: ``pos`` is a tsume as the solvers read it (attacker to move, the
-    defender's hand filled in by :func:`tsume.conventions.tsume_position`); a
+    defender's hand filled in: ``Problem(...).position()``); a
     defender's hand that is the rest of the set is then labelled so.
     """
     t = pos.t

@@ -36,9 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import TsumeError
 from ..limits import Limits
-from ..notation import join_board
 from ..outcome import Status, Verdict
-from ..position import Position
+from ..position import Piece, Position
 from ..problem import Problem
 from ..solve import solve
 from ..verify import sound_report, verify
@@ -77,33 +76,28 @@ def attacker_pieces(pos: Position) -> list[tuple[str, int | str]]:
     return out
 
 
-def remove_piece(pos: Position, where: int | str) -> str:
-    """The position string of ``pos`` (attacker to move) with one attacker
-    piece taken away: the man on square ``where``, or one piece of kind
-    ``where`` from the hand.  The defender's hand is left out: the caller's
-    rule fills it in again (:class:`tsume.problem.Problem`)."""
+def remove_piece(pos: Position, where: int | str) -> Position:
+    """``pos`` (attacker to move) with one attacker piece taken away: the man
+    on square ``where``, or one piece of kind ``where`` from the hand; move
+    number 1.  The defender's hand is emptied: the caller's rule fills it in
+    again (:class:`tsume.problem.Problem`).  Not validated."""
     attacker = pos.turn
-    board = [p.symbol() if p else "" for p in pos.board()]
-    hand = pos.hand_counts(attacker)
+    hands = [[0] * pos.t.nkinds, [0] * pos.t.nkinds]
+    hands[attacker] = pos.hand_counts(attacker)
+    changes: list[tuple[int, Piece | None]] = []
     if isinstance(where, int):
-        board[where - 1] = ""
+        changes.append((where, None))
     else:
-        ki = pos.t.kind_letters.index(where)
-        hand[ki] -= 1
-    letters = pos.t.kind_letters
-    text = "".join((str(c) if c > 1 else "") + letters[ki] for ki, c in enumerate(hand) if c)
-    if attacker == 1:
-        text = text.lower()
-    side = pos.fen().split()[1]
-    return f"{join_board(board)} {side} {text or '-'} 1"
+        hands[attacker][pos.t.kind_letters.index(where)] -= 1
+    return pos.with_changes(changes, hands, attacker, 1)
 
 
-def _sound_without(text: str, family: "Family", length: int, limits: Limits) -> tuple[bool, int]:
-    """Is the problem ``text`` (the family's rules) sound with exactly ``length``
-    plies?  And the nodes spent.  An invalid position (the piece taken away
-    uncovered a check, say) is not."""
+def _sound_without(pos: Position, family: "Family", length: int, limits: Limits) -> tuple[bool, int]:
+    """Is the problem of ``pos`` (the family's rules) sound with exactly
+    ``length`` plies?  And the nodes spent.  An invalid position (the piece
+    taken away uncovered a check, say) is not."""
     try:
-        problem = Problem(text, variant=family.variant, defender=family.defender_hand, length=length)
+        problem = Problem(pos, defender=family.defender_hand, length=length)
     except TsumeError:
         return False, 0
     if problem.position().is_check():
@@ -125,7 +119,10 @@ def classify(solved: "Solved", family: "Family", limits: Limits = LIMITS) -> dic
     length = solved.length
     if len(solved.first_moves) > 1 and length > 1:
         return {"verdict": Verdict.UNSOUND, "findings": [ALTERNATIVE_FIRST_MOVE], "redundant": [], "nodes": 0}
-    problem = Problem(solved.position, variant=family.variant, defender=family.defender_hand)
+    # The position the retrograde pass held; its string only when it held none
+    # (a Solved read back from a shard's file).
+    source = solved.pos if solved.pos is not None else solved.position
+    problem = Problem(source, variant=family.variant, defender=family.defender_hand)
     rep = verify(problem, limits=limits)
     nodes = int(rep.stats.get("nodes", 0))
     out: dict[str, Any] = {"verdict": rep.verdict, "findings": sorted(rep.kinds), "redundant": [], "nodes": nodes}

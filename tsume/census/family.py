@@ -16,8 +16,8 @@ A family is written as the composer's material profiles are
 
 The defender (White) has its king and the named men; the attacker (Black) is
 to move and has no king, as in tsume.  A position belongs to the family when
-it is legal (:class:`~tsume.position.Position` accepts it: the defender not in
-check, no piece where it could never move, the set not exceeded).
+it is legal (:class:`~tsume.problem.Problem` accepts it: the defender not in
+check, the set not exceeded).
 
 **Canonical form.**  A one-dimensional board has no symmetry (each side plays
 one way), so a position is its position string: Black to move, move number 1,
@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from ..compose.material import parse_material
-from ..conventions import tsume_position
 from ..errors import ArgumentError, PositionError
-from ..notation import join_board
-from ..position import Position
+from ..position import WHITE, Position, build_position
+from ..problem import NONE, REST, Problem
+from ..tables import tables_for
 from ..variant import Variant, get_variant
 
 __all__ = ["Family", "parse_family", "CENSUS_KEYS", "DEFAULT_RUTHERFORD_LENGTH"]
@@ -94,22 +94,25 @@ class Family:
         each once, in a deterministic order (attacker to move, defender hand filled in)."""
         if isinstance(shard, bool) or not isinstance(shard, int) or not 1 <= shard <= self.length:
             raise ArgumentError(f"shard must be a square from 1 to {self.length}, not {shard!r}")
-        hand = _men(self.hand)
+        tables = tables_for(self.variant, self.length)
+        king = (shard, tables.kind_piece(tables.kind_letters[tables.royal_kind], WHITE))
+        hands = [[0] * tables.nkinds, [0] * tables.nkinds]
+        for letter in self.hand:
+            hands[0][tables.kind_letters.index(letter.upper())] += 1
+        rule = NONE if self.defender_hand == "none" else REST
         defender_groups = sorted(Counter(t.lower() for t in self.defender).items())
         for attackers in self._attacker_choices():
             groups = sorted(Counter(attackers).items()) + defender_groups
+            pieces = {token: tables.piece(token) for token, _ in groups}
             free = [s for s in range(1, self.length + 1) if s != shard]
             for placement in _place(groups, free):
-                board = [""] * (self.length + 1)
-                board[shard] = "k"
-                for token, squares in placement:
-                    for s in squares:
-                        board[s] = token
-                text = f"{join_board(board[1:])} b {hand} 1"
+                men = [(s, pieces[token]) for token, squares in placement for s in squares]
                 try:
-                    yield tsume_position(text, self.variant, defender_hand=self.defender_hand)
+                    pos = Problem(build_position(self.variant, self.length, [king, *men], hands),
+                                  defender=rule).position()
                 except PositionError:
-                    continue  # not legal: the defender in check, a man that could never move, ...
+                    continue  # not legal: the defender in check, the set exceeded
+                yield pos
 
     def count(self) -> int:
         """How many positions the family holds (by enumerating them)."""

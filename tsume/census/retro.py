@@ -77,6 +77,9 @@ class Solved:
     length: int | None = None
     first_moves: list[str] = field(default_factory=list)  # every optimal first move
     method: str = "retro"    # "retro", or "dfpn" for a position the backward pass marked
+    # The position itself, for the classification in the same process: the
+    # string above is for the shard's file, not to be read back.
+    pos: Position | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         return {"position": self.position, "status": self.status, "length": self.length,
@@ -232,7 +235,7 @@ def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | No
         v = value[r]
         if 0 <= v <= max_plies:
             firsts = sorted(mv for mv, c in root_moves.get(r, []) if value[c] == v - 1)
-            out.append(Solved(pos.fen(), Status.MATE, v, firsts))
+            out.append(Solved(pos.fen(), Status.MATE, v, firsts, pos=pos))
         else:
             out.append(Solved(pos.fen(), Status.NOMATE))
     done = time.perf_counter()
@@ -269,4 +272,4 @@ def solve_dfpn(pos: Position, max_plies: int, limits: Limits = DFPN_LIMITS) -> S
         raise CensusLimit(f"df-pn could not settle {pos.fen()} (stopped by the {r.reason})")
     firsts = sorted(fm["move"] for fm in (r.first_moves or [])
                     if fm["status"] == Status.MATE and fm["length"] == r.length)
-    return Solved(pos.fen(), Status.MATE, r.length, firsts, method="dfpn")
+    return Solved(pos.fen(), Status.MATE, r.length, firsts, method="dfpn", pos=pos)

@@ -45,10 +45,10 @@ from typing import Any
 
 from ..arguments import check_max_length, check_memory_mb, check_positive_int
 from ..collection import Problem, save
-from ..conventions import tsume_position
 from ..errors import ArgumentError
 from ..files import write_atomic
 from ..outcome import Status, Verdict
+from ..problem import Problem as Tsume
 from ..render import diagram, plies
 from ..shards import Finished, Runner
 from .classify import classify
@@ -552,7 +552,7 @@ def table_markdown(t: dict[str, Any], family: Family) -> str:
     else:
         eco = "economical" if not ls.get("redundant") else "redundant: " + ", ".join(ls["redundant"])
         lines += [f"## The longest sound problem: {plies(ls['length'])} ({eco})", "", "```text",
-                  diagram(tsume_position(ls["position"], family.variant, defender_hand=family.defender_hand),
+                  diagram(Tsume(ls["position"], variant=family.variant, defender=family.defender_hand).position(),
                           tsume=True),
                   "```", "", f"Solution: {' '.join(ls['solution'])}"]
         le = t.get("longest_economical")

@@ -1,97 +1,156 @@
-"""An editable tsume candidate and the canonical key of a problem.
+"""A tsume candidate and the canonical key of a problem.
 
-A :class:`Candidate` is a position as tokens (one per square, ``""`` when
-empty), the attacker's hand and the defender's hand rule: easy to edit (move,
-add, lift, flip a piece), turned into a :class:`~tsume.position.Position`
-only to be searched.  The attacker is always Black, as in every problem of
-this toolkit.
+A :class:`Candidate` holds a :class:`~tsume.position.Position` -- the board
+and the attacker's hand, Black (the attacker) to move -- and the rule that
+fills the defender's hand in.  It is edited as the engine edits positions
+(:meth:`Candidate.changed`, :meth:`Candidate.build`) and searched as the
+:class:`~tsume.problem.Problem` it states (:meth:`Candidate.problem`): no
+position string is written to be read back.  Its position string
+(:meth:`Candidate.fen`) is written only for what leaves the composer: a
+collection's record, a parent kept in the run's state.  The attacker is
+always Black, as in every problem of this toolkit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Final
 
-from ..conventions import tsume_position
 from ..errors import TsumeError
-from ..notation import join_board
-from ..position import Position
-from ..variant import get_variant
+from ..position import BLACK, WHITE, Piece, Position, build_position
+from ..problem import NONE, REST, DefenderHand, Problem, rest_of_set
+from ..variant import Variant
 
 __all__ = ["Candidate", "canonical_key"]
 
+# A Candidate.changed() argument left out.
+_KEEP: Final = object()
 
-@dataclass
+
+def _rule(pos: Position, defender: str | None) -> DefenderHand:
+    """The defender's hand rule ``defender`` as written (None, ``"rest"``,
+    ``"none"`` or letters such as ``"2pt"``), read once, where a candidate
+    comes in."""
+    if defender is None or defender.strip().lower() == "rest":
+        return REST
+    if defender.strip().lower() == "none":
+        return NONE
+    counts = pos.t.read_hands(defender.strip().lower())[WHITE]
+    return DefenderHand("given", tuple(counts), defender.strip())
+
+
+@dataclass(frozen=True)
 class Candidate:
     """A tsume candidate: Black (the attacker) to move.
 
-    ``board[1..n]`` holds tokens such as ``"K"``, ``"+p"`` or ``""``
-    (``board[0]`` is unused); ``hand`` maps the attacker's uppercase kind
-    letters to counts; ``defender`` is ``None`` (the defender holds the rest
-    of the set) or ``"none"``.
+    ``pos`` holds the board and the attacker's hand (the defender's hand
+    empty, move number 1); ``defender`` is the defender's hand rule as the
+    records write it: ``None`` (the rest of the set), ``"none"`` or the
+    pieces it holds (``"2pt"``); ``rule`` is the same, read
+    (:class:`~tsume.problem.DefenderHand`; made from ``defender`` when not
+    given).  Immutable: :meth:`changed` makes an edited copy.
     """
 
-    variant: str
-    board: list[str]
-    hand: dict[str, int]
+    pos: Position
     defender: str | None = None
+    rule: DefenderHand = field(default=REST, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.defender is not None and self.rule is REST:
+            object.__setattr__(self, "rule", _rule(self.pos, self.defender))
 
     @classmethod
-    def from_position(cls, pos: Position, defender: str | None = None) -> "Candidate":
-        """The candidate of ``pos`` (Black to move); the defender's hand is
-        given by ``defender``, not read from ``pos``."""
-        board = [""] + [p.symbol() if p else "" for p in pos.board()]
-        letters = pos.t.kind_letters
-        hand = {letters[ki]: c for ki, c in enumerate(pos.hand_counts(0)) if c}
-        return cls(pos.variant.name, board, hand, defender)
+    def from_position(cls, pos: Position, defender: str | None = None,
+                      rule: DefenderHand | None = None) -> "Candidate":
+        """The candidate of ``pos``'s board and Black's hand; the defender's
+        hand is given by ``defender`` (and ``rule``, when the caller has it
+        read), not read from ``pos``."""
+        hands = [pos.hand_counts(BLACK), [0] * pos.t.nkinds]
+        return cls(pos.with_changes([], hands, BLACK, 1), defender, _rule(pos, defender) if rule is None else rule)
 
-    def copy(self) -> "Candidate":
-        # type(self): a subclass stays itself.
-        return type(self)(self.variant, self.board[:], dict(self.hand), self.defender)
+    @classmethod
+    def build(cls, variant: Variant, n: int, pieces: Iterable[tuple[int, Piece]], hand: list[int],
+              defender: str | None = None, rule: DefenderHand | None = None) -> "Candidate":
+        """The candidate of ``n`` squares holding ``pieces`` (``(square,
+        Piece)``), the attacker holding ``hand`` (counts in the order of
+        ``Tables.kind_letters``)."""
+        pos = build_position(variant, n, pieces, [hand, [0] * len(hand)])
+        return cls(pos, defender, _rule(pos, defender) if rule is None else rule)
+
+    def changed(self, squares: Iterable[tuple[int, Piece | None]] = (), hand: list[int] | None = None,
+                defender: "str | None | object" = _KEEP) -> "Candidate":
+        """A copy with ``squares`` changed (``(square, Piece or None)``), the
+        attacker's hand ``hand`` (counts, when given) and the rule
+        ``defender`` (when given: None or ``"none"``)."""
+        counts = self.hand_counts() if hand is None else hand
+        pos = self.pos.with_changes(list(squares), [counts, [0] * len(counts)], BLACK, 1)
+        if defender is _KEEP:
+            return Candidate(pos, self.defender, self.rule)
+        assert defender is None or isinstance(defender, str)
+        return Candidate(pos, defender, _rule(pos, defender))
+
+    @property
+    def variant(self) -> str:
+        """The variant's name."""
+        return self.pos.variant.name
 
     @property
     def n(self) -> int:
         """The board length."""
-        return len(self.board) - 1
+        return self.pos.n
+
+    def hand_counts(self) -> list[int]:
+        """The attacker's hand: a count per kind, in the order of ``Tables.kind_letters``."""
+        return self.pos.hand_counts(BLACK)
+
+    @property
+    def hand(self) -> dict[str, int]:
+        """The attacker's hand: uppercase kind letters to counts (none zero)."""
+        return {letter: c for letter, c in zip(self.pos.t.kind_letters, self.hand_counts()) if c}
 
     def fen(self) -> str:
-        """The position string (attacker's hand only, move number 1)."""
-        hand = "".join((str(c) if c > 1 else "") + k for k, c in sorted(self.hand.items()) if c > 0) or "-"
-        return f"{join_board(self.board[1:])} b {hand} 1"
+        """The position string (the attacker's hand only, its kinds in
+        alphabetical order, move number 1): what a record holds."""
+        hand = "".join((str(c) if c > 1 else "") + k for k, c in sorted(self.hand.items())) or "-"
+        return f"{self.pos.t.board_string(self.pos.board())} b {hand} 1"
 
-    def position(self) -> Position | None:
-        """The tsume position (defender's hand filled in), or None when the
-        candidate is not a valid tsume: a bad position, no defender king, or
-        the attacker in check."""
+    def problem(self) -> Problem | None:
+        """The problem this candidate states (the defender's hand filled in by
+        its rule), or None when it is no valid tsume: a bad position, no
+        defender king, or the attacker in check."""
+        return self._problem
+
+    @cached_property
+    def _problem(self) -> Problem | None:
+        # Made once: every filter asks for it.
         try:
-            pos = tsume_position(self.fen(), self.variant, defender_hand=self.defender)
+            problem = Problem(self.pos, defender=self.rule)
         except TsumeError:
             return None
-        return None if pos.is_check() else pos
+        return None if problem.position().is_check() else problem
+
+    def position(self) -> Position | None:
+        """The tsume position (the defender's hand filled in; a copy of its
+        own), or None when the candidate is no valid tsume (:meth:`problem`)."""
+        problem = self._problem
+        return None if problem is None else problem.position()
 
     def squares(self, side: str) -> list[int]:
-        """Squares of the men of ``side`` (``"attacker"`` or ``"defender"``), kings excluded."""
-        upper = side == "attacker"
-        return [s for s in range(1, self.n + 1)
-                if self.board[s] and self.board[s].lstrip("+") not in ("K", "k")
-                and self.board[s].lstrip("+").isupper() == upper]
+        """Squares of the men of ``side`` (``"attacker"`` or ``"defender"``), kings excluded, in order."""
+        colour = BLACK if side == "attacker" else WHITE
+        return [s for s, p in enumerate(self.pos.board(), 1) if p is not None and not p.royal and p.colour == colour]
 
     def king(self, side: str) -> int:
         """The square of ``side``'s king, 0 if it has none."""
-        want = "K" if side == "attacker" else "k"
-        return next((s for s in range(1, self.n + 1) if self.board[s] == want), 0)
+        return self.pos.king_square(BLACK if side == "attacker" else WHITE) or 0
 
     def pool(self) -> list[str]:
         """Uppercase letters of the set's pieces neither on the board nor in
-        the attacker's hand (the defender's hand under "the rest"), kings aside."""
-        counts = {k.letter.upper(): k.count for k in get_variant(self.variant).kinds if not k.royal}
-        for tok in self.board[1:]:
-            letter = tok[-1:].upper()
-            if letter in counts:
-                counts[letter] -= 1
-        for k, c in self.hand.items():
-            if k in counts:
-                counts[k] -= c
-        return [k for k, c in sorted(counts.items()) for _ in range(max(c, 0))]
+        the attacker's hand (the defender's hand under "the rest"), kings
+        aside, in alphabetical order."""
+        return [letter for letter, c in sorted(zip(self.pos.t.kind_letters, rest_of_set(self.pos))) for _ in range(c)]
 
 
 def canonical_key(pos: Position) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import TsumeError
 from ..limits import Limits
 from ..outcome import Status
+from ..position import BLACK, WHITE
 from ..problem import Problem
 from ..solve import Result, solve
 from ..verify import Report, sound_report
@@ -91,11 +92,7 @@ def problem_of(c: Candidate) -> Problem | None:
     """The problem ``c`` states (its defender's hand by its rule), or None
     when it is no valid tsume: a bad position, no defender king, or the
     attacker in check."""
-    try:
-        problem = Problem(c.fen(), variant=c.variant, defender=c.defender)
-    except TsumeError:
-        return None
-    return None if problem.position().is_check() else problem
+    return c.problem()
 
 
 def mate(c: Candidate, criteria: Criteria) -> tuple[Result | None, int]:
@@ -112,23 +109,12 @@ def mate(c: Candidate, criteria: Criteria) -> tuple[Result | None, int]:
 def repair(c: Candidate, leftover: str) -> Candidate | None:
     """``c`` with the pieces ``leftover`` (a hand string such as ``2PG``)
     taken out of the attacker's hand; None if it does not hold them."""
-    d = c.copy()
-    count = ""
-    for ch in leftover:
-        if ch.isdigit():
-            count += ch
-            continue
-        if not ch.isalpha():
-            continue
-        k = ch.upper()
-        n = int(count) if count else 1
-        count = ""
-        if d.hand.get(k, 0) < n:
-            return None
-        d.hand[k] -= n
-        if not d.hand[k]:
-            del d.hand[k]
-    return d
+    try:
+        taken = c.pos.t.read_hands(leftover.upper())[BLACK]
+    except TsumeError:
+        return None
+    hand = [held - out for held, out in zip(c.hand_counts(), taken)]
+    return None if min(hand) < 0 else c.changed(hand=hand)
 
 
 def sound(c: Candidate, criteria: Criteria, length: int | None = None) -> tuple[Report | None, int]:
@@ -150,16 +136,14 @@ def economise(c: Candidate, report: Report, criteria: Criteria) -> tuple[Candida
     changed = True
     while changed:
         changed = False
-        for s in range(1, c.n + 1):
-            tok = c.board[s]
-            if not tok or tok == "k":
+        for s, piece in enumerate(c.pos.board(), 1):
+            if piece is None or (piece.royal and piece.colour == WHITE):
                 continue
-            smaller = c.copy()
-            smaller.board[s] = ""
+            smaller = c.changed([(s, None)])
             rep, spent = sound(smaller, criteria, length=report.length)
             nodes += spent
             if rep is not None and rep.length == report.length:
-                removed.append(f"{tok}{s}")
+                removed.append(f"{piece.symbol()}{s}")
                 c, report, changed = smaller, rep, True
                 break
     return c, report, removed, nodes

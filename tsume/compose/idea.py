@@ -27,10 +27,10 @@ import re
 from collections.abc import Iterable
 
 from ..collection import Problem
-from ..conventions import tsume_position
+from ..problem import Problem as Tsume
 from .candidate import Candidate
 
-__all__ = ["Ideas", "idea_keys", "problem_keys", "line_key", "CRITERIA"]
+__all__ = ["Ideas", "idea_keys", "candidate_keys", "problem_keys", "line_key", "CRITERIA"]
 
 #: The criteria, as the keys name them (module docstring, in order).
 CRITERIA = {"board": "the same board and attacker's hand", "line": "the same main line shifted along the board",
@@ -55,10 +55,16 @@ def idea_keys(variant: str, position: str, defender: str | None, solution: Itera
               shape: str | None = None) -> list[str]:
     """The keys of a problem, one per criterion it can be judged by (module
     docstring)."""
-    pos = tsume_position(position, variant, defender_hand=defender)
-    spec = pos.variant.spec
+    pos = Tsume(position, variant=variant, defender=defender).position()
+    return candidate_keys(Candidate.from_position(pos, defender), solution, shape)
+
+
+def candidate_keys(c: Candidate, solution: Iterable[str] | None = None, shape: str | None = None) -> list[str]:
+    """The keys of the problem candidate ``c`` states, with its main line
+    ``solution`` and its rating's ``shape`` (:func:`idea_keys`)."""
+    spec = c.pos.variant.spec
     # Candidate.fen() writes the board and the attacker's hand only.
-    keys = [f"board {spec} {Candidate.from_position(pos, defender).fen()}"]
+    keys = [f"board {spec} {c.fen()}"]
     line = line_key(solution or ())
     if line is not None:
         keys.append(f"line {spec} {line}")

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 from ..arguments import check_range
 from ..errors import ArgumentError
+from ..position import BLACK, WHITE, Piece
+from ..tables import tables_for
 from ..variant import Variant, get_variant
 from .candidate import Candidate
 
@@ -64,7 +66,7 @@ class Material:
         v = get_variant(variant)
         for _ in range(200):
             c = self._try(rng, v)
-            if c is not None and c.position() is not None:
+            if c is not None and c.problem() is not None:
                 return c
         raise ArgumentError(f"material {self.text or self!r}: no valid position found in 200 tries "
                             "(too many pieces for the board or the set, or the attacker always in check)")
@@ -76,7 +78,9 @@ class Material:
             n = rng.randint(*self.length)
         else:
             n = rng.randint(max(v.min_length, 11), min(v.max_length, 25))
-        c = Candidate(v.name, [""] * (n + 1), {}, self.defender_hand)
+        t = tables_for(v, n)
+        king = t.kind_letters[t.royal_kind]
+        board: list[Piece | None] = [None] * (n + 1)  # board[s]: square s
         if self.king_square is not None:
             lo, hi = self.king_square
             if hi > n:
@@ -86,8 +90,10 @@ class Material:
             ksq = rng.randint(1, min(n, 6))  # the defender (White) at its home end
         else:
             ksq = rng.randint(1, n)
-        c.board[ksq] = "k"
-        pool = c.pool()
+        board[ksq] = t.kind_piece(king, WHITE)
+        # The set but the kings, by letter in alphabetical order.
+        pool = [letter for letter, count in sorted(zip(t.kind_letters, t.kind_count)) if letter != king
+                for _ in range(count)]
         rng.shuffle(pool)
         promotable = {k.letter.upper() for k in v.kinds if k.promoted is not None and not k.royal}
         near = [s for s in range(max(1, ksq - self.spread), min(n, ksq + self.spread) + 1) if s != ksq]
@@ -101,11 +107,11 @@ class Material:
 
         def place(tokens: list[str], upper: bool, named: bool) -> bool:
             for tok in tokens:
-                free = [s for s in near if not c.board[s]]
+                free = [s for s in near if board[s] is None]
                 if not free or (named and not take(tok)):
                     return False
                 body = tok[-1].upper() if upper else tok[-1].lower()
-                c.board[rng.choice(free)] = ("+" if tok.startswith("+") else "") + body
+                board[rng.choice(free)] = t.piece(("+" if tok.startswith("+") else "") + body)
             return True
 
         def drawn(count: Range) -> list[str]:
@@ -123,16 +129,18 @@ class Material:
             if not place(list(named) if named is not None else drawn(count), upper, named is not None):
                 return None
         if rng.random() < self.king:
-            free = [s for s in range(1, n + 1) if not c.board[s]]
+            free = [s for s in range(1, n + 1) if board[s] is None]
             if free:
-                c.board[rng.choice(free)] = "K"
+                board[rng.choice(free)] = t.kind_piece(king, BLACK)
         named_hand = self.hand_pieces is not None
-        hand = list(self.hand_pieces or ()) if named_hand else [p[-1] for p in drawn(self.hand)]
-        for letter in hand:
+        letters = list(self.hand_pieces or ()) if named_hand else [p[-1] for p in drawn(self.hand)]
+        hand = [0] * t.nkinds
+        for letter in letters:
             if named_hand and not take(letter):
                 return None
-            c.hand[letter.upper()] = c.hand.get(letter.upper(), 0) + 1
-        return c
+            hand[t.kind_letters.index(letter.upper())] += 1
+        pieces = [(s, p) for s, p in enumerate(board) if p is not None]
+        return Candidate.build(v, n, pieces, hand, self.defender_hand)
 
 
 def _range(key: str, value: str, low: int = 0) -> Range:

@@ -5,9 +5,10 @@
 from the solution tree (:func:`solution_tree`) alone: nothing is searched
 again, every move of the report is replayed on the problem's position.
 
-The position is rebuilt as ``Position(report.position, report.variant)``:
-``verify()`` stores the problem's position with the defender's hand filled
-in, so the string already holds that hand exactly.  Making a
+The position is the one the caller holds (``position=``, the problem's:
+the composer passes it), else it is read as ``Position(report.position,
+report.variant)``: ``verify()`` stores the problem's position with the
+defender's hand filled in, so the string already holds that hand exactly.  Making a
 :class:`~tsume.problem.Problem` of it again with no defender rule would be
 wrong for a problem whose defender holds nothing (``defender: none``): its
 string names no defender piece, which ``Problem()`` reads as "the rest of
@@ -152,7 +153,7 @@ from ..position import Colour, Position
 from ..render import plies
 from ..verify import Report
 
-__all__ = ["Rating", "rate", "solution_tree", "shape_hash", "stars_for", "WEIGHTS", "ATTACKER", "DEFENDER"]
+__all__ = ["Rating", "rate", "solution_tree", "solution_line", "shape_hash", "stars_for", "WEIGHTS", "ATTACKER", "DEFENDER"]
 
 #: The ``side`` of a tree edge (who made the move) and ``to_move`` of a tree node.
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -188,17 +189,20 @@ def stars_for(nodes: int) -> int:
     return min(5, max(1, len(str(max(nodes, 1))) - 1))
 
 
-def rate(report: Report, *, solve_nodes: int | None = None) -> Rating:
+def rate(report: Report, *, solve_nodes: int | None = None, position: Position | None = None) -> Rating:
     """Rate a problem from its sound verification ``report``.
 
     ``solve_nodes`` is the solver's effort in df-pn nodes; without it,
-    ``report.stats["nodes"]`` (the whole verification's) is used.  A report
+    ``report.stats["nodes"]`` (the whole verification's) is used.
+    ``position`` is the problem's position when the caller holds it (the
+    report's position string is then not read again).  A report
     that is not sound is rated from what it shows.  Raises
     :class:`~tsume.errors.ArgumentError` (one line) for anything but a
     :class:`~tsume.verify.Report`, a report without a main line, one whose
-    moves do not replay on its position, or a bad ``solve_nodes``.
+    moves do not replay on its position, or a bad ``solve_nodes`` or
+    ``position``.
     """
-    tree = _tree(report, "rate")
+    tree, line = _tree(report, "rate", position)
     if solve_nodes is not None and (
         not isinstance(solve_nodes, int) or isinstance(solve_nodes, bool) or solve_nodes < 0
     ):
@@ -212,10 +216,9 @@ def rate(report: Report, *, solve_nodes: int | None = None) -> Rating:
             raise ArgumentError("rate: the report's stats hold no node count (stats['nodes']); pass solve_nodes")
     else:
         nodes = solve_nodes
-    root = tree.graph["root"]
     main_nodes: list[int] = tree.graph["mainline"]
     main_edges = [tree.edges[u, v] for u, v in zip(main_nodes, main_nodes[1:])]
-    start = Position(tree.nodes[root]["position"], tree.graph["variant"])
+    start = line[0]
     kings = [tree.nodes[n]["king"] for n in main_nodes]
     counted = [(u, v) for u, v in tree.out_edges(main_nodes)
                if not tree.edges[u, v]["mainline"] and not tree.edges[u, v]["useless"]]
@@ -304,10 +307,10 @@ def shape_hash(report: Report) -> str:
     hashes alike; a different sequence of kinds or pieces, or a different
     branching, hashes differently (up to the usual hash collisions).
     """
-    return _wl_hash(_counted(_tree(report, "shape_hash")))
+    return _wl_hash(_counted(_tree(report, "shape_hash")[0]))
 
 
-def solution_tree(report: Report) -> nx.DiGraph:
+def solution_tree(report: Report, *, position: Position | None = None) -> nx.DiGraph:
     """The solution tree of a verified problem, as a ``networkx.DiGraph``.
 
     Nodes are the positions along the main line and along every variation's
@@ -332,15 +335,27 @@ def solution_tree(report: Report) -> nx.DiGraph:
     Graph attributes: ``variant``, ``position``, ``root`` (``0``) and
     ``mainline`` (the main line's node ids, root first).
 
+    ``position`` is the problem's position when the caller holds it (as
+    :func:`rate`).
+
     Raises :class:`~tsume.errors.ArgumentError` (one line) for anything but a
-    :class:`~tsume.verify.Report`, a report without a main line, or one whose
-    moves do not replay on its position.
+    :class:`~tsume.verify.Report`, a report without a main line, one whose
+    moves do not replay on its position, or a ``position`` that is not the
+    report's.
     """
-    return _tree(report, "solution_tree")
+    return _tree(report, "solution_tree", position)[0]
 
 
-def _tree(report: Report, who: str) -> nx.DiGraph:
-    """:func:`solution_tree`, its errors naming the public function ``who``."""
+def solution_line(report: Report, *, position: Position | None = None) -> tuple[nx.DiGraph, list[Position]]:
+    """:func:`solution_tree` and the positions along its main line, the
+    problem's first (index ``i``: after ``i`` plies): for a caller that looks
+    at them, so that no node's position string is read back."""
+    return _tree(report, "solution_tree", position)
+
+
+def _tree(report: Report, who: str, position: Position | None = None) -> tuple[nx.DiGraph, list[Position]]:
+    """:func:`solution_tree`, its errors naming the public function ``who``,
+    and the positions along the main line (the root first)."""
     if not isinstance(report, Report):
         raise ArgumentError(f"{who}: report must be a tsume.verify.Report, not {type(report).__name__} {quote(report)}")
     mainline = report.mainline
@@ -348,10 +363,16 @@ def _tree(report: Report, who: str) -> nx.DiGraph:
         raise ArgumentError(f"{who}: the report has no main line (verdict {quote(report.verdict)}): nothing to rate")
     if report.length is not None and report.length != len(mainline):
         raise ArgumentError(f"{who}: the report's length {quote(report.length)} is not its main line's {plies(len(mainline))}")
-    try:
-        pos = Position(report.position, report.variant)
-    except TsumeError as exc:
-        raise ArgumentError(f"{who}: the report's position does not read: {exc}") from None
+    if position is not None:
+        if not isinstance(position, Position) or position.fen() != report.position:
+            raise ArgumentError(f"{who}: position must be the report's, {quote(report.position)}, "
+                                f"not {quote(position.fen() if isinstance(position, Position) else position)}")
+        pos = position.copy()
+    else:
+        try:
+            pos = Position(report.position, report.variant)
+        except TsumeError as exc:
+            raise ArgumentError(f"{who}: the report's position does not read: {exc}") from None
     attacker = pos.turn
     tree = nx.DiGraph(variant=pos.variant.spec, position=pos.fen(), root=0, mainline=[0])
     builder = _Builder(tree, attacker, who)
@@ -383,7 +404,7 @@ def _tree(report: Report, who: str) -> nx.DiGraph:
             tree.nodes[node]["mate"] = True
     for n, data in tree.nodes(data=True):
         data["label"] = f"{data['depth']} {'M' if data['mainline'] else 'V'}{'#' if data['mate'] else ''}"
-    return tree
+    return tree, positions
 
 
 class _Builder:

@@ -42,13 +42,13 @@ from typing import Any
 
 from ..arguments import check_range
 from ..collection import Problem
-from ..conventions import tsume_position
 from ..errors import ArgumentError
+from ..problem import Problem as Tsume
 from ..shards import Runner, report
 from ..variant import get_variant
 from .candidate import Candidate
 from .filters import STAGES, Criteria, consider
-from .idea import Ideas, idea_keys, problem_keys
+from .idea import Ideas, candidate_keys, problem_keys
 from .material import Material, parse_material
 from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .state import Saved
@@ -105,7 +105,7 @@ class Settings:
         if self.material is not None:
             parse_material(self.material, self.variant)
         for fen, rule in self.parents:
-            tsume_position(fen, self.variant, defender_hand=rule)
+            Tsume(fen, variant=self.variant, defender=rule)
         if self.theme is not None and self.theme not in THEMES:
             raise ArgumentError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
         if not all(isinstance(k, str) for k in self.parent_ideas):
@@ -184,13 +184,13 @@ class _Shard:
         # (weight, length or None, candidate, nodes or None): the user's
         # parents (length unknown, weight 1), then the pool's, then what this
         # shard finds.
+        # The parents come in as strings (the run's settings and state): read
+        # here, once; what the shard makes from them stays a position.
         self.parents: list[tuple[int, int | None, Candidate, int | None]] = [
-            (1, None, Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule), None)
-            for fen, rule in s.parents
+            (1, None, _candidate(fen, s.variant, rule), None) for fen, rule in s.parents
         ]
         for w, length, fen, rule, nodes in pool:
-            c = Candidate.from_position(tsume_position(fen, s.variant, defender_hand=rule), rule)
-            self.parents.append((w, length, c, nodes))
+            self.parents.append((w, length, _candidate(fen, s.variant, rule), nodes))
         self.found: list[Parent] = []
         self.full = full
 
@@ -229,14 +229,19 @@ class _Shard:
             from .themes import themes
 
             assert o.report is not None
-            labels = themes(o.report)
+            # The problem's own position: the report's string is not read again.
+            problem = o.candidate.problem()
+            assert problem is not None
+            start = problem.position()
+            labels = themes(o.report, position=start)
             if self.s.theme is not None and self.s.theme not in labels:
                 # Sound but off the theme: a parent still, with less weight.
                 self.out.stages["accepted"] -= 1
                 self.out.stages[OFF_THEME] += 1
                 self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
                 return OFF_THEME, o.report.length, nodes
-            rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None)
+            rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None, position=start)
+            shape = rating.features.get("shape")
             self.out.accepted.append({
                 "position": o.candidate.fen(),
                 "defender": o.candidate.defender,
@@ -249,6 +254,9 @@ class _Shard:
                 "stars": rating.stars,
                 "features": rating.features,
                 "themes": labels,
+                # The idea keys, made from the candidate held here (the merge
+                # does not read the position string back).
+                "ideas": candidate_keys(o.candidate, o.report.mainline, shape if isinstance(shape, str) else None),
             })
             self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
             return o.stage, o.report.length, nodes
@@ -310,6 +318,14 @@ class _Shard:
                 if nxt is None:
                     break
                 current, length, nodes = nxt, nlen, nnodes
+
+
+def _candidate(fen: str, variant: str, rule: str | None) -> Candidate:
+    """The candidate of a parent as stored (its position string and defender rule)."""
+    # The rule as written, not as the position reads it: a parent whose string
+    # names the defender's pieces under no rule holds "the rest" (as before it
+    # became a parent).
+    return Candidate.from_position(Tsume(fen, variant=variant, defender=rule).position(), rule)
 
 
 def run_shard(settings: Settings, index: int, pool: "list[Parent] | tuple[Parent, ...]" = (),
@@ -589,8 +605,7 @@ def compose(
                     if count is not None and summary.total + len(fresh) >= count:
                         break
                     taken += 1
-                    keys = idea_keys(settings.variant, rec["position"], rec["defender"], rec["solution"],
-                                     rec["features"].get("shape"))
+                    keys = rec["ideas"]
                     hit = ideas.match(keys)
                     if hit is not None:
                         summary.duplicates += 1

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from ..conventions import rest_of_set
-from ..position import Position
-from ..variant import get_variant
+from ..position import BLACK, Piece, Position
+from ..problem import NONE, REST, DefenderHand, rest_of_set
+from ..variant import Variant
 from .candidate import Candidate
 from .material import Material, default_profiles
 from ..render import canonical_order
@@ -32,9 +32,9 @@ def random_candidates(rng: random.Random, variant: str, material: Material | Non
         i += 1
 
 
-def _promotable(variant: str, letter: str) -> bool:
+def _promotable(variant: Variant, letter: str) -> bool:
     return any(k.letter.upper() == letter.upper() and k.promoted is not None and not k.royal
-               for k in get_variant(variant).kinds)
+               for k in variant.kinds)
 
 
 def mutate(c: Candidate, rng: random.Random) -> Candidate:
@@ -43,13 +43,19 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
     the attacker's hand or take one out; lift a man into the hand; add or
     remove a man; flip one; switch the defender's hand rule; and for
     Rutherford, lengthen or shorten the board at either end."""
-    c = c.copy()
     n = c.n
+    t = c.pos.t
+    v = c.pos.variant
+    # The edit is made on a board of pieces (board[s]: square s; board[0]
+    # unused) and hand counts; the new candidate is built from them.
+    board: list[Piece | None] = [None, *c.pos.board()]
+    hand = c.hand_counts()
+    letters = t.kind_letters
+    defender = c.defender
     dk = c.king("defender")
-    empties = [s for s in range(1, n + 1) if not c.board[s]]
+    empties = [s for s in range(1, n + 1) if board[s] is None]
     att, dfd = c.squares("attacker"), c.squares("defender")
     pool = c.pool()
-    v = get_variant(c.variant)
     op = rng.choices(
         ["move_att", "move_def", "move_king", "hand_add", "hand_remove", "lift", "board_add_att",
          "board_add_def", "board_remove", "flip", "defender", "move_att_king", "resize"],
@@ -64,66 +70,67 @@ def mutate(c: Candidate, rng: random.Random) -> Candidate:
         s = rng.choice(att if op == "move_att" else dfd)
         to = near_empty(s, rng.choice([2, 4, n]))
         if to:
-            c.board[to], c.board[s] = c.board[s], ""
+            board[to], board[s] = board[s], None
     elif op == "move_king" and dk:
         to = near_empty(dk, rng.choice([1, 2, 3]))
         if to:
-            c.board[to], c.board[dk] = c.board[dk], ""
+            board[to], board[dk] = board[dk], None
     elif op == "move_att_king":
         ak = c.king("attacker")
         if ak:
             if rng.random() < 0.3:
-                c.board[ak] = ""
+                board[ak] = None
             else:
                 to = near_empty(ak, n)
                 if to:
-                    c.board[to], c.board[ak] = "K", ""
+                    board[to], board[ak] = board[ak], None
         elif empties:
-            c.board[rng.choice(empties)] = "K"
+            board[rng.choice(empties)] = t.kind_piece(letters[t.royal_kind], BLACK)
     elif op == "hand_add" and pool:
-        k = rng.choice(pool)
-        c.hand[k] = c.hand.get(k, 0) + 1
-    elif op == "hand_remove" and c.hand:
-        k = rng.choice(sorted(c.hand))
-        c.hand[k] -= 1
-        if not c.hand[k]:
-            del c.hand[k]
+        hand[letters.index(rng.choice(pool))] += 1
+    elif op == "hand_remove" and any(hand):
+        hand[letters.index(rng.choice(sorted(c.hand)))] -= 1
     elif op == "lift" and att:
         s = rng.choice(att)
-        k = c.board[s][-1].upper()
-        c.board[s] = ""
-        c.hand[k] = c.hand.get(k, 0) + 1
+        piece = board[s]
+        assert piece is not None
+        board[s] = None
+        hand[letters.index(piece.kind)] += 1
     elif op in ("board_add_att", "board_add_def") and pool and empties:
         k = rng.choice(pool)
         spot = near_empty(dk, rng.choice([3, 6, n])) if dk else rng.choice(empties)
         if spot:
-            tok = k if op == "board_add_att" else k.lower()
-            if rng.random() < 0.25 and _promotable(c.variant, k):
-                tok = "+" + tok
-            c.board[spot] = tok
+            symbol = k if op == "board_add_att" else k.lower()
+            if rng.random() < 0.25 and _promotable(v, k):
+                symbol = "+" + symbol
+            board[spot] = t.piece(symbol)
     elif op == "board_remove" and (att or dfd):
-        c.board[rng.choice(att + dfd)] = ""
+        board[rng.choice(att + dfd)] = None
     elif op == "flip" and (att or dfd):
         s = rng.choice(att + dfd)
-        tok = c.board[s]
-        if tok.startswith("+"):
-            c.board[s] = tok[1:]
-        elif _promotable(c.variant, tok):
-            c.board[s] = "+" + tok
+        piece = board[s]
+        assert piece is not None
+        if piece.promoted:
+            board[s] = t.piece(piece.symbol()[1:])
+        elif _promotable(v, piece.kind):
+            board[s] = t.piece("+" + piece.symbol())
     elif op == "defender":
-        c.defender = None if c.defender == "none" else "none"
+        defender = None if c.defender == "none" else "none"
     elif op == "resize":
         grow = rng.random() < 0.6
         at_top = rng.random() < 0.5
         size = rng.randint(1, 4)
         if grow and n + size <= v.max_length:
-            c.board = [""] + [""] * size + c.board[1:] if at_top else c.board + [""] * size
+            board = [None, *[None] * size, *board[1:]] if at_top else [*board, *[None] * size]
         elif not grow and n - size >= v.min_length:
-            if at_top and all(not t for t in c.board[1:size + 1]):
-                c.board = [""] + c.board[size + 1:]
-            elif not at_top and all(not t for t in c.board[n - size + 1:]):
-                c.board = c.board[:n - size + 1]
-    return c
+            if at_top and all(p is None for p in board[1:size + 1]):
+                board = [None, *board[size + 1:]]
+            elif not at_top and all(p is None for p in board[n - size + 1:]):
+                board = board[:n - size + 1]
+    pieces = [(s, p) for s, p in enumerate(board) if p is not None]
+    if defender == c.defender:
+        return Candidate.build(v, len(board) - 1, pieces, hand, defender, c.rule)
+    return Candidate.build(v, len(board) - 1, pieces, hand, defender)
 
 
 def _as_candidate(pos: Position) -> Candidate | None:
@@ -132,13 +139,12 @@ def _as_candidate(pos: Position) -> Candidate | None:
     letters otherwise."""
     defender = pos.hand_counts(1)
     if defender == rest_of_set(pos):
-        rule: str | None = None
+        c = Candidate.from_position(pos, None, REST)
     elif not any(defender):
-        rule = "none"
+        c = Candidate.from_position(pos, "none", NONE)
     else:
-        rule = pos.hand_string(1).lower()
-    c = Candidate.from_position(pos, rule)
-    return c if c.position() is not None else None
+        c = Candidate.from_position(pos, pos.hand_string(1).lower(), DefenderHand.held(pos))
+    return c if c.problem() is not None else None
 
 
 def mate_pictures(rng: random.Random, variant: str, material: Material | None = None) -> Iterator[tuple[Position, Candidate]]:

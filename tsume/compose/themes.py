@@ -41,6 +41,7 @@ main line, or of the counted variations (useless interpositions never count).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..position import Position
@@ -74,23 +75,38 @@ WALK_SPAN = 4
 LONG_RANGE = 3
 
 
-def themes(report: Report) -> list[str]:
+def themes(report: Report, *, position: Position | None = None) -> list[str]:
     """The theme labels of a sound problem's verification ``report``, in the
-    order of :data:`THEMES`.  Raises :class:`~tsume.errors.ArgumentError`
-    (one line) as :func:`~tsume.compose.rating.solution_tree` does."""
-    from .rating import solution_tree
+    order of :data:`THEMES`; ``position`` is the problem's when the caller
+    holds it.  Raises :class:`~tsume.errors.ArgumentError` (one line) as
+    :func:`~tsume.compose.rating.solution_tree` does."""
+    from .rating import solution_line
 
-    return themes_of(solution_tree(report))
+    tree, line = solution_line(report, position=position)
+    return _labels(tree, line.__getitem__)
 
 
 def themes_of(tree: nx.DiGraph) -> list[str]:
     """The theme labels of a solution tree (module docstring), in the order
     of :data:`THEMES`."""
+    main = tree.graph["mainline"]
+
+    def at(ply: int) -> Position:
+        # A tree handed in holds its positions as strings only.
+        return Position(tree.nodes[main[ply]]["position"], tree.graph["variant"])
+
+    return _labels(tree, at)
+
+
+def _labels(tree: nx.DiGraph, at: Callable[[int], Position]) -> list[str]:
+    """The labels of ``tree``; ``at(i)`` is the position after ``i`` plies of
+    the main line."""
     from .rating import ATTACKER, DEFENDER
 
     main = tree.graph["mainline"]
     edges = [(u, v, tree.edges[u, v]) for u, v in zip(main, main[1:])]
-    attacker = [(u, e) for u, _, e in edges if e["side"] == ATTACKER]
+    # (ply, edge) of the attacker's main-line moves.
+    attacker = [(i, e) for i, (_, _, e) in enumerate(edges) if e["side"] == ATTACKER]
     found: set[str] = set()
     if any(e["side"] == DEFENDER and e["capture"] for _, _, e in edges):
         found.add("sacrifice")
@@ -98,15 +114,14 @@ def themes_of(tree: nx.DiGraph) -> list[str]:
            for _, _, e in tree.edges(main, data=True)):
         found.add("interposition")
     found.update(_walk([tree.nodes[n]["king"] for n in main]))
-    drops = [(u, e) for u, e in attacker if e["drop"]]
-    if any(e["piece"][0] != "+" and _promoted_drop_checks(tree.nodes[u]["position"], tree.graph["variant"], e)
-           for u, e in drops):
+    drops = [(i, e) for i, e in attacker if e["drop"]]
+    if any(e["piece"][0] != "+" and _promoted_drop_checks(at(i), e) for i, e in drops):
         found.add("promotion-declined")
     if any(e["kind"] == "flip" and e["piece"].startswith("+") for _, e in attacker):
         found.add("unpromotion")
-    if _redropped(tree.nodes[main[0]]["position"], tree.graph["variant"], [e for _, e in drops]):
+    if _redropped(at(0), [e for _, e in drops]):
         found.add("re-drop")
-    if any(abs(e["to"] - tree.nodes[u]["king"]) >= LONG_RANGE for u, e in drops):
+    if any(abs(e["to"] - tree.nodes[main[i]]["king"]) >= LONG_RANGE for i, e in drops):
         found.add("long-range-drop")
     if edges and edges[0][2]["kind"] == "move":
         found.add("quiet-key")
@@ -123,16 +138,12 @@ def _walk(kings: list[int]) -> set[str]:
     return {"king-walk", "king-walk-back"} if back else {"king-walk"}
 
 
-def _promoted_drop_checks(fen: str, variant: str, edge: dict) -> bool:
-    # Runs once per drop of an accepted problem: reading its node's position
-    # string is cheaper than keeping positions in every tree node.
-    pos = Position(fen, variant)
+def _promoted_drop_checks(pos: Position, edge: dict) -> bool:
     promoted = f"+{edge['move']}"
     return any(str(m) == promoted for m in pos.checks())
 
 
-def _redropped(fen: str, variant: str, drops: list[dict]) -> bool:
-    pos = Position(fen, variant)
+def _redropped(pos: Position, drops: list[dict]) -> bool:
     held = dict(zip(pos.t.kind_letters, pos.hand_counts(pos.turn)))
     dropped: dict[str, int] = {}
     for e in drops:
