@@ -69,6 +69,20 @@ def test_ctrl_c_stops_compiled_loops(command: str) -> None:
     assert seconds < 1.0
 
 
+@pytest.mark.parametrize("threads", [False, True])
+def test_ctrl_c_stops_a_census(tmp_path: Path, threads: bool) -> None:
+    """The census's graph is built in the engine: in a worker process (ended by
+    the runner) or, with --threads, in a thread of this one (stopped by
+    census_cancel).  Ito attacker=C, hand=G under the rest rule builds a graph
+    of millions of nodes in its first shard, for seconds, up to the node
+    budget of --memory 600."""
+    args = ["census", "-q", "--variant", "ito", "--material", "attacker=C, hand=G", "--workers", "1",
+            "--memory", "600", "-o", str(tmp_path / "census")]
+    status, seconds, out, err = interrupt(args + (["--threads"] if threads else []), working=1.5)
+    assert (status, out, err) == (130, "", "tsume: interrupted\n")
+    assert seconds < 1.0
+
+
 def test_ctrl_c_stops_the_sat_engine() -> None:
     """The SAT solver runs in C with the GIL released; its watchdog hands the signal on."""
     status, seconds, out, err = interrupt(LONG["sat"], working=2.0)

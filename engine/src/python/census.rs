@@ -3,11 +3,14 @@
 //!
 //! The analysis runs without the GIL.  On Python's main thread it takes the
 //! GIL about every 20 ms to let Python run its signal handlers, so Ctrl-C
-//! stops it; the `KeyboardInterrupt` is raised when the call returns.  The
-//! node limit raises `tsume.search.SearchLimit`, a bug `RuntimeError` (a
-//! panic is caught, never aborting the interpreter).
+//! stops it; the `KeyboardInterrupt` is raised when the call returns.  On
+//! another thread (a census run with `--threads`) it is stopped by
+//! `census_cancel()`, which the census calls when Ctrl-C reaches the main
+//! thread.  The node limit raises `tsume.search.SearchLimit`, a bug
+//! `RuntimeError` (a panic is caught, never aborting the interpreter).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
@@ -21,6 +24,17 @@ use crate::rules::position::Position;
 
 /// How often the analysis lets Python look at its signals.
 const SIGNAL_EVERY: Duration = Duration::from_millis(20);
+
+/// How many times `census_cancel()` was called: a call of `census_analyse`
+/// stops when it changes.
+static CANCELS: AtomicU64 = AtomicU64::new(0);
+
+/// Stops every call of `census_analyse` running in this process now (each
+/// raises `TsumeError`); calls made afterwards are not affected.
+#[pyfunction]
+pub fn census_cancel() {
+    CANCELS.fetch_add(1, Ordering::SeqCst);
+}
 
 /// One starting position's answer: marked, mate length (None: no mate
 /// within the bound), every optimal first move.
@@ -95,7 +109,11 @@ pub fn census_analyse<'py>(
         .is(threading.call_method0("main_thread")?);
     let mut pending: Option<PyErr> = None;
     let mut last = Instant::now();
+    let cancels = CANCELS.load(Ordering::SeqCst);
     let mut keep_going = || {
+        if CANCELS.load(Ordering::Relaxed) != cancels {
+            return false;
+        }
         if !on_main || last.elapsed() < SIGNAL_EVERY {
             return true;
         }

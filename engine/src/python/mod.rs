@@ -171,6 +171,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variants::use_variants, m)?)?;
     m.add_function(wrap_pyfunction!(variants::tables_for, m)?)?;
     m.add_function(wrap_pyfunction!(census::census_analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_cancel, m)?)?;
     for (name, class) in [
         ("TsumeError", py.get_type::<TsumeError>()),
         ("VariantError", py.get_type::<VariantError>()),
