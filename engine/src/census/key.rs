@@ -6,8 +6,9 @@
 //! takes the bits of the largest value, and a hand count of kind `k` the bits
 //! of the most pieces of that kind any starting position holds (board and
 //! hands together: play only moves pieces between board and hands, and kings
-//! are never taken).  Ito `attacker=GT, hand=GT` packs into 9 bytes; a copy
-//! of the position would take over 300.
+//! are never taken).  Ito `attacker=GT, hand=GT` packs into 9 bytes with
+//! `defender-hand=none`, 16 with the rest of the set in the defender's hand;
+//! the position's board array alone is 65 bytes.
 //!
 //! The encoding is exact (two positions have the same key exactly when board,
 //! hands and side to move are the same), so the graph never merges two
@@ -252,6 +253,9 @@ mod tests {
             (31 + 5 * value_bits + 2 * (2 + 2) + 1).div_ceil(8)
         );
         assert!(codec.bytes() <= 10);
+        // Ito's values take 5 bits: Ito attacker=GT, hand=GT, defender-hand=none.
+        assert_eq!(value_bits, 5);
+        assert_eq!(codec.bytes(), 9);
     }
 
     /// Every position up to `depth` plies from `p`, captures and drops included.
