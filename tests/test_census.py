@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from itertools import permutations
 
 import pytest
 
 from tests.rule_helpers import board
 from tsume.census.family import parse_family
-from tsume.census.retro import analyse, solve_shard
-from tsume.errors import PositionError, TsumeError
+from tsume._engine import SearchLimit, census_analyse, census_cancel
+from tsume.census.retro import CensusLimit, analyse, solve_shard
+from tsume.errors import ArgumentError, PositionError, TsumeError
 from tsume.position import Position
 from tsume.problem import DefenderHand, Problem
 from tsume.solve import solve
@@ -96,3 +99,47 @@ def test_solve_shard_covers_one_king_square():
     solved, stats = solve_shard(family, 1, 9)
     assert stats["positions"] == len(list(family.positions(1))) == len(solved)
     assert all(Position(r.position, "rutherford").king_square(1) == 1 for r in solved)
+
+
+def test_the_engine_call_holds_its_limits_and_arguments():
+    family = parse_family("attacker=S, hand=N, length=9, defender-hand=none", "rutherford")
+    positions = list(family.positions(1))
+    with pytest.raises(SearchLimit, match="more than 100 nodes"):
+        census_analyse(positions, 15, 100)
+    with pytest.raises(CensusLimit, match="more than 100 nodes"):
+        analyse(positions, 15, node_limit=100)
+    for plies in (-1, True, 1.5):
+        with pytest.raises(ArgumentError, match="max_plies"):
+            census_analyse(positions, plies)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="Positions"):
+        census_analyse(["k8 b S 1"], 15)  # type: ignore[list-item]
+    ito = Position("26G2k1 b G 1", "ito")
+    with pytest.raises(ArgumentError, match="one variant"):
+        census_analyse([positions[0], ito], 15)
+    assert census_analyse([], 15)[0] == []
+
+
+def test_census_cancel_stops_a_call_on_another_thread():
+    """A census on a worker thread (tsume census --threads) cannot see Ctrl-C:
+    census_cancel() stops it.  One position of Ito attacker=C, hand=G under the
+    rest rule builds millions of nodes (the defender's drops between)."""
+    pos = next(iter(parse_family("attacker=C, hand=G", "ito").positions(16)))
+    caught: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            census_analyse([pos], 21)
+        except BaseException as exc:  # noqa: BLE001 -- handed to the test thread
+            caught.append(exc)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.3)
+    assert worker.is_alive()
+    started = time.perf_counter()
+    census_cancel()
+    worker.join(5)
+    assert not worker.is_alive() and time.perf_counter() - started < 0.5
+    assert len(caught) == 1 and isinstance(caught[0], TsumeError) and "interrupted" in str(caught[0])
+    # A call made afterwards is not stopped.
+    assert census_analyse([Position("26G2k1 b G 1", "ito")], 3)[0][0][1] == 3

@@ -69,6 +69,45 @@ def test_ctrl_c_stops_compiled_loops(command: str) -> None:
     assert seconds < 1.0
 
 
+@pytest.mark.parametrize("threads", [False, True])
+def test_ctrl_c_stops_a_census(tmp_path: Path, threads: bool) -> None:
+    """The census's graph is built in the engine: in a worker process (ended by
+    the runner) or, with --threads, in a thread of this one (stopped by
+    census_cancel).  Ito attacker=C, hand=G under the rest rule builds a graph
+    of millions of nodes in its first shard, for seconds, up to the node
+    budget of --memory 600."""
+    args = ["census", "-q", "--variant", "ito", "--material", "attacker=C, hand=G", "--workers", "1",
+            "--memory", "600", "-o", str(tmp_path / "census")]
+    status, seconds, out, err = interrupt(args + (["--threads"] if threads else []), working=1.5)
+    assert (status, out, err) == (130, "", "tsume: interrupted\n")
+    assert seconds < 1.0
+
+
+def test_ctrl_c_stops_the_census_engine_call_on_the_main_thread() -> None:
+    """tsume.census.retro.analyse called from Python's main thread: the engine
+    looks at Python's signals every 20 ms and KeyboardInterrupt is raised."""
+    code = ("import sys; from tsume.census.family import parse_family; from tsume.census.retro import analyse; "
+            "pos = next(iter(parse_family('attacker=C, hand=G', 'ito').positions(16))); "
+            "print('started', file=sys.stderr, flush=True); analyse([pos], 21)")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stderr is not None
+        assert child.stderr.readline().strip() == "started"
+        time.sleep(1.0)
+        assert child.poll() is None, "the analysis ended before it was interrupted"
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+        seconds = time.perf_counter() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode != 0 and err.rstrip().endswith("KeyboardInterrupt")
+    assert seconds < 1.0
+
+
 def test_ctrl_c_stops_the_sat_engine() -> None:
     """The SAT solver runs in C with the GIL released; its watchdog hands the signal on."""
     status, seconds, out, err = interrupt(LONG["sat"], working=2.0)

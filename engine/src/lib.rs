@@ -5,8 +5,11 @@
 //!   notation, perft, un-moves;
 //! * [`search`]: the df-pn search and the questions the package asks of it,
 //!   over the rules;
+//! * [`census`]: the census's retrograde analysis of many positions at once,
+//!   over the rules;
 //! * `python` (the `python` feature): the binding `tsume._engine`, over both.
 
+pub mod census;
 pub mod rules;
 pub mod search;
 

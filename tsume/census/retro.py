@@ -2,19 +2,24 @@
 
 :func:`analyse` takes positions with the attacker to move and returns, for
 each, whether it mates within ``max_plies`` counted plies, its exact length and
-**every** optimal first move, all from one pass:
+**every** optimal first move, all from one pass.  The graph and the pass run in
+the engine, in one call for all the positions (``tsume._engine.census_analyse``,
+engine/src/census/):
 
 1. **Forward.**  The graph of attacker checks and defender replies is built
    breadth-first from all the positions at once (each position once, by an
-   exact key), attacker nodes expanded up to depth ``max_plies - 1``, defender
-   nodes up to ``max_plies``: every node of a proof of length at most
-   ``max_plies`` is within reach.  Positions that leave the family (a drop, a
-   capture) are simply more nodes of the graph.
+   exact key: the position packed into a few bytes, never a hash), attacker
+   nodes expanded up to depth ``max_plies - 1``, defender nodes tested for
+   mate at any depth and expanded up to depth ``max_plies - 1``: every node of
+   a proof of length at most ``max_plies`` is within reach.  Positions that
+   leave the family (a drop, a capture) are simply more nodes of the graph.
 2. **Backward.**  Mate distances propagate from the mated defender nodes
    (distance 0), in increasing order: an attacker node is won at d + 1 the
    first time one of its checks reaches a defender node won at d (the shortest
    mate); a defender node is won at d + 1 when the last of its replies is won,
-   at d (the longest defence).  Nodes never reached stay unwon.
+   at d (the longest defence).  Nodes never reached stay unwon, and so do nodes
+   won in more than ``max_plies`` plies (their ancestors would be won in more
+   still).
 
 How each tsume convention (docs/solver.md) is honoured:
 
@@ -31,9 +36,11 @@ How each tsume convention (docs/solver.md) is honoured:
 - *Useless interpositions are not counted*: this is where a backward pass over
   plain distances cannot follow the rule, whose verdict compares lengths of
   other lines and of a position with the captured piece handed back.  So every
-  defender node with an interposition among its replies is **marked**, and the
-  mark spreads to every node from which it can be reached; a marked starting
-  position is settled by the df-pn solver instead.  Unmarked positions are
+  defender node with an interposition among its replies (a drop or a move of
+  a piece other than the king onto a square strictly between the king and a
+  piece checking it along a ride) is **marked**, and the mark spreads to every
+  node from which it can be reached; a marked starting position is settled by
+  the df-pn solver instead (:func:`solve_dfpn`).  Unmarked positions are
   exact: no interposition is met anywhere their analysis looked.  (A
   position's win or loss never depends on the rule -- a useless interposition
   must still be refuted -- only its length may.)
@@ -48,9 +55,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..conventions import interposition_square
+from .._engine import SearchLimit, census_analyse
 from ..errors import TsumeError
-from ..gcpause import PausedGC
 from ..limits import Limits
 from ..outcome import Status
 from ..position import Position
@@ -102,151 +108,40 @@ def analyse(
 
     Returns one :class:`Solved` per position, in order, and statistics
     (``graph_nodes``, ``graph_edges``, ``retro`` and ``dfpn`` counts, seconds
-    of each phase).  ``node_limit`` bounds the graph (:class:`CensusLimit`).
-    Marked positions are solved by df-pn (within ``dfpn_limits``).
+    of each phase).
+    ``node_limit`` bounds the graph (:class:`CensusLimit`).  Marked positions
+    are solved by df-pn (within ``dfpn_limits``).
     """
-    # The graph is millions of small lists and no cycle: the cyclic collector
-    # would only walk it again and again (tsume.gcpause).  Measured on
-    # Rutherford SN+p, hand S (11,490 positions, one worker): 33 s -> 22 s.
-    with PausedGC():
-        return _analyse(positions, max_plies, node_limit, dfpn_limits)
+    return _analyse(positions, max_plies, node_limit, dfpn_limits)
 
 
 def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | None,
              dfpn_limits: Limits) -> tuple[list[Solved], dict]:
-    started = time.perf_counter()
-    keys: dict[bytes, int] = {}
-    attacker: list[bool] = []
-    parents: list[list[int]] = []
-    pending: list[int] = []       # defender nodes: replies not yet won (-1: never resolves)
-    marked: list[bool] = []
-    roots: list[int] = []
-    root_moves: dict[int, list[tuple[str, int]]] = {}
-    mated: list[int] = []
-
-    def node(pos: Position, is_attacker: bool) -> tuple[int, bool]:
-        k = node_key(pos)
-        i = keys.get(k)
-        if i is not None:
-            return i, False
-        i = len(attacker)
-        if node_limit is not None and i >= node_limit:
-            raise CensusLimit(f"the census graph needs more than {node_limit:,} nodes")
-        keys[k] = i
-        attacker.append(is_attacker)
-        parents.append([])
-        pending.append(-1)
-        marked.append(False)
-        return i, True
-
-    frontier: list[tuple[int, Position]] = []
-    for pos in positions:
-        i, new = node(pos, True)
-        roots.append(i)
-        if new:
-            frontier.append((i, pos.copy()))
-    edges = 0
-    depth = 0
-    while frontier:
-        nxt: list[tuple[int, Position]] = []
-        for i, pos in frontier:
-            if attacker[i]:
-                if depth >= max_plies:
-                    continue  # no check from here can mate within the bound
-                moves = pos.checks()
-                record = root_moves.setdefault(i, []) if depth == 0 else None
-                for m in moves:
-                    pos.push(m)
-                    c, new = node(pos, False)
-                    if new:
-                        nxt.append((c, pos.copy()))
-                    pos.pop()
-                    parents[c].append(i)
-                    edges += 1
-                    if record is not None:
-                        record.append((str(m), c))
-            else:
-                moves = pos.legal_moves()
-                if not moves:
-                    pending[i] = 0
-                    mated.append(i)
-                    continue
-                if depth >= max_plies:
-                    continue  # not mated, and no reply can be followed within the bound
-                ranged = pos.ride_checkers()
-                children = set()
-                for m in moves:
-                    if ranged and interposition_square(pos, m, ranged):
-                        marked[i] = True
-                    pos.push(m)
-                    c, new = node(pos, True)
-                    if new:
-                        nxt.append((c, pos.copy()))
-                    pos.pop()
-                    children.add(c)
-                for c in children:
-                    parents[c].append(i)
-                    edges += 1
-                pending[i] = len(children)
-        frontier = nxt
-        depth += 1
-    built = time.perf_counter()
-
-    # Backward: distances in increasing order (a bucket queue).
-    value = [-1] * len(attacker)
-    bucket: list[list[int]] = [mated]
-    for i in mated:
-        value[i] = 0
-    d = 0
-    while d < len(bucket):
-        for i in bucket[d]:
-            for p in parents[i]:
-                if value[p] >= 0:
-                    continue
-                if attacker[p]:
-                    value[p] = d + 1  # the first won check found is the shortest
-                else:
-                    pending[p] -= 1
-                    if pending[p] != 0:
-                        continue
-                    value[p] = d + 1  # the last reply won is the longest defence
-                if len(bucket) <= d + 1:
-                    bucket.append([])
-                bucket[d + 1].append(p)
-        d += 1
-
-    # Marks spread to every node from which a marked one can be reached.
-    stack = [i for i, m in enumerate(marked) if m]
-    while stack:
-        i = stack.pop()
-        for p in parents[i]:
-            if not marked[p]:
-                marked[p] = True
-                stack.append(p)
+    positions = list(positions)
+    try:
+        answers, graph = census_analyse(positions, max_plies, node_limit)
+    except SearchLimit as exc:
+        raise CensusLimit(str(exc)) from None
     solved_at = time.perf_counter()
-
     out: list[Solved] = []
     dfpn = 0
-    for pos, r in zip(positions, roots):
-        if marked[r]:
+    for pos, (marked, length, firsts) in zip(positions, answers):
+        if marked:
             out.append(solve_dfpn(pos, max_plies, dfpn_limits))
             dfpn += 1
-            continue
-        v = value[r]
-        if 0 <= v <= max_plies:
-            firsts = sorted(mv for mv, c in root_moves.get(r, []) if value[c] == v - 1)
-            out.append(Solved(pos.fen(), Status.MATE, v, firsts, pos=pos))
+        elif length is not None:
+            out.append(Solved(pos.fen(), Status.MATE, length, sorted(str(m) for m in firsts), pos=pos))
         else:
             out.append(Solved(pos.fen(), Status.NOMATE))
     done = time.perf_counter()
     stats = {
         "positions": len(positions),
-        "graph_nodes": len(attacker),
-        "graph_edges": edges,
+        "graph_nodes": graph["graph_nodes"],
+        "graph_edges": graph["graph_edges"],
         "retro": len(positions) - dfpn,
         "dfpn": dfpn,
-        "seconds_graph": round(built - started, 3),
-        "seconds_backward": round(solved_at - built, 3),
+        "seconds_graph": round(graph["seconds_graph"], 3),
+        "seconds_backward": round(graph["seconds_backward"], 3),
         "seconds_dfpn": round(done - solved_at, 3),
     }
     return out, stats

@@ -53,6 +53,7 @@ from ..render import diagram, plies
 from ..shards import Finished, Runner
 from .classify import classify
 from .family import Family, parse_family
+from .._engine import census_cancel
 from .retro import CensusLimit, analyse, solve_shard
 
 __all__ = ["census", "run_shard", "table", "Summary", "estimate_mb", "memory_budget_mb", "read_shards",
@@ -83,23 +84,23 @@ FORMAT = 1  # of the manifest and shard files
 # bound, and the message says "at least".
 #
 # BYTES_PER_NODE and BASE_MB were measured (Python 3.11, x86-64) by running
-# solve_shard() (or analyse()) in a fresh process and reading the peak
-# resident memory (ru_maxrss) before and after.  A graph that is mostly
-# settled costs 458-630 bytes a node (Ito attacker=GT, hand=G,
-# defender-hand=none, shard 16: 56,486 nodes, +25.4 MB, 472 bytes; Rutherford
-# attacker=S, hand=SN, length=15, shard 8: 7,638 nodes, 549 bytes).  A graph
-# that grows without end holds most of its nodes in the breadth-first
-# frontier, each with a copy of its position: 1,341 bytes a node (Ito
-# attacker=C, hand=G, one position of shard 16 stopped at 1,000,000 nodes).
-# BYTES_PER_NODE is that worst case, rounded up.  A worker process holds
-# 23-25 MB before its first shard; BASE_MB adds room for the classification's
-# df-pn tables and the shard's records.
+# analyse() in a fresh process and reading the peak resident memory
+# (ru_maxrss) before and after.  The graph is the engine's flat arrays
+# (engine/src/census/): a finished graph costs 44-48 bytes a node (Ito
+# attacker=GT, hand=GT, shard 12: 670,329 nodes, +30.4 MB, 47.5 bytes;
+# Rutherford attacker=LS, hand=S, length=9, shard 3: 125,664 nodes, 44.5
+# bytes), one stopped while it grows 38 (Ito attacker=C, hand=G, one
+# position of shard 16 stopped at 1,000,000 and at 4,000,000 nodes: 38.2 and
+# 37.5 bytes).  BYTES_PER_NODE is twice the most measured, for wider keys and
+# more edges per node than these.  A worker process holds 23-25 MB before its
+# first shard; BASE_MB adds room for the classification's df-pn tables and
+# the shard's records.
 #
 # The budget is also enforced while the census runs: every shard gets the
 # node limit NODES = (budget / shards at once - BASE_MB) / BYTES_PER_NODE,
 # so a graph that outgrows the estimate stops its shard with one line
 # (the finished shards are kept) instead of running the machine out of memory.
-BYTES_PER_NODE = 1400
+BYTES_PER_NODE = 100
 BASE_MB = 60
 PROBE_SAMPLES = (1, 4, 16, 64, 256)
 PROBE_NODES = 100_000
@@ -371,27 +372,33 @@ def census(
     tasks = [(key, (material, family.variant.spec, key, max_plies, guard)) for key in todo]
     width = None if executor is None else max(2 * parallel, 8)
     if tasks:
-        with Runner(run_shard, executor=executor, workers=parallel, width=width) as runner:
-            for batch in runner.run(tasks):
-                failed: Finished | None = None
-                for fin in batch:
-                    if fin.error is not None:
-                        failed = failed or fin
+        try:
+            with Runner(run_shard, executor=executor, workers=parallel, width=width) as runner:
+                for batch in runner.run(tasks):
+                    failed: Finished | None = None
+                    for fin in batch:
+                        if fin.error is not None:
+                            failed = failed or fin
+                            continue
+                        _take(out, fin.key, fin.value, summary)
+                        summary.elapsed = time.monotonic() - started
+                        if progress is not None:
+                            progress(summary)
+                    if failed is None:
                         continue
-                    _take(out, fin.key, fin.value, summary)
-                    summary.elapsed = time.monotonic() - started
-                    if progress is not None:
-                        progress(summary)
-                if failed is None:
-                    continue
-                # Every shard that finished with it is on disk: nothing done is lost.
-                if isinstance(failed.error, CensusLimit):
-                    why = ""
-                    if "graph" in str(failed.error) and node_limit is None:
-                        why = f" (the memory budget: {budget:,.0f} MB for {parallel} shard(s) at once)"
-                    raise CensusLimit(f"shard {failed.key}: {failed.error}{why}; the {summary.shards_done} finished "
-                                      f"shard(s) are kept in {out}: --resume with more --memory or fewer --workers")
-                failed.get()
+                    # Every shard that finished with it is on disk: nothing done is lost.
+                    if isinstance(failed.error, CensusLimit):
+                        why = ""
+                        if "graph" in str(failed.error) and node_limit is None:
+                            why = f" (the memory budget: {budget:,.0f} MB for {parallel} shard(s) at once)"
+                        raise CensusLimit(f"shard {failed.key}: {failed.error}{why}; the {summary.shards_done} finished "
+                                          f"shard(s) are kept in {out}: --resume with more --memory or fewer --workers")
+                    failed.get()
+        except BaseException:
+            # Shards running as threads of this process (--threads) stop now,
+            # instead of the pool waiting for their graphs to be finished.
+            census_cancel()
+            raise
     shards = read_shards(out, family)
     summary.table = table([r for sh in shards for r in sh["records"]],
                           stats=[sh["stats"] for sh in shards], family=family, max_plies=max_plies)

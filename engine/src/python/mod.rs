@@ -15,6 +15,7 @@ use pyo3::types::PyString;
 use crate::rules::error::EngineError;
 use crate::rules::notation;
 
+mod census;
 mod limits;
 mod position;
 mod search;
@@ -169,6 +170,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BUILTIN_VARIANTS", crate::rules::variant::BUILTIN_JSON)?;
     m.add_function(wrap_pyfunction!(variants::use_variants, m)?)?;
     m.add_function(wrap_pyfunction!(variants::tables_for, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(census::census_cancel, m)?)?;
     for (name, class) in [
         ("TsumeError", py.get_type::<TsumeError>()),
         ("VariantError", py.get_type::<VariantError>()),
