@@ -117,7 +117,7 @@ def make_parent(out: str) -> None:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
 
 
-def write_output(out: str, text: str) -> None:
+def write_output(out: str, text: str | bytes) -> None:
     """Write a command's output file atomically, its folder made if missing."""
     make_parent(out)
     try:

@@ -68,7 +68,7 @@ def load(data: bytes) -> Any:
 def check_certificate(data: Any) -> CheckResult:
     """Check a certificate given as file contents (bytes) or as its JSON document."""
     try:
-        doc = load(data) if isinstance(data, (bytes, bytearray)) else data
+        doc = load(bytes(data)) if isinstance(data, (bytes, bytearray)) else data
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} document")
         if doc.get("version") != VERSION:
@@ -87,10 +87,6 @@ def check_certificate(data: Any) -> CheckResult:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, r.RulesError) as exc:
             return CheckResult("rejected", f"malformed certificate ({type(exc).__name__}: {str(exc)[:80]})", pid, [], i)
     return CheckResult("accepted", problems=len(problems), claims=CLAIMS)
-
-
-def _key(pos: r.Pos) -> tuple:
-    return pos
 
 
 class _Graph:
@@ -152,9 +148,9 @@ def _check_one(cert: dict) -> None:
         raise Reject("the stated solution is not the certified main line")
     witnesses: list[tuple[int, r.Pos, list[str]]] = []
     mate = _Graph(cert["mate"], "mate")
-    depth = _check_mate(mate, root, rules, witnesses)
+    _check_mate(mate, root, rules, witnesses)
     refute = _Graph(cert["refute"], "refutation")
-    roots = [(cert["length_refutation"], root, [], "p", length)] + [(i, p, path, "m", 0) for i, p, path in witnesses]
+    roots: list[tuple[Any, r.Pos, list[str], str, int]] = [(cert["length_refutation"], root, [], "p", length)] + [(i, p, path, "m", 0) for i, p, path in witnesses]
     _check_refutations(refute, roots, rules)
     # The depths need the witnesses' bounds, now proven.
     depth = _depths(mate, rules, refute)
@@ -192,9 +188,9 @@ def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None
         if pos is None:
             raise Reject(f"mate: node {i} is never reached")
         path = g.path(i)
-        if _key(pos) in seen:
-            raise Reject(f"mate: the position of node {i} is also node {seen[_key(pos)]}: a line could repeat it", path)
-        seen[_key(pos)] = i
+        if pos in seen:
+            raise Reject(f"mate: the position of node {i} is also node {seen[pos]}: a line could repeat it", path)
+        seen[pos] = i
 
         def later(j: Any, moves: list[str], p: r.Pos) -> None:
             if not isinstance(j, int) or j <= i:
@@ -368,9 +364,9 @@ def _check_alternatives(cert: dict, mainline: list, root: r.Pos, rules: r.Rules)
     for ply, c, target in cert["alternatives"]:
         given[(ply, c)] = target
     history: set = set()
-    pos, done = root, set()
+    pos, done = root, set[int]()
     for ply, m in enumerate(mainline, 1):
-        history.add(_key(pos))
+        history.add(pos)
         if pos.turn == root.turn:
             checks = _legal_map(pos, rules, True)
             for c in sorted(checks):
@@ -381,7 +377,7 @@ def _check_alternatives(cert: dict, mainline: list, root: r.Pos, rules: r.Rules)
                     raise Reject(f"uniqueness: {c} is not refuted", path)
                 target = given.pop((ply, c))
                 if target == "rep":
-                    if _key(checks[c]) not in history:
+                    if checks[c] not in history:
                         raise Reject("uniqueness: no repetition here", path)
                     continue
                 g.reach(target, checks[c], None, [], path)
@@ -404,9 +400,10 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
         assert pos is not None
         path = g.path(i)
         if isinstance(node, list) and len(node) == 3 and node[0] == "SD":
-            moves = {node[1]: r.play(pos, node[1], rules)} if isinstance(node[1], str) else {}
-            if moves.get(node[1]) is None:
+            reply = r.play(pos, node[1], rules)
+            if reply is None:
                 raise Reject(f"uniqueness: {str(node[1])[:20]} is not a legal defence", path)
+            moves = {node[1]: reply}
             targets = {node[1]: node[2]}
         elif isinstance(node, list) and len(node) == 2 and node[0] == "SA":
             moves = _legal_map(pos, rules, True)
@@ -417,11 +414,11 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
         for m, target in sorted(targets.items()):
             after = moves[m]
             if target == "rep":
-                if _key(after) not in history:
+                if after not in history:
                     raise Reject(f"uniqueness: {m} repeats no position of the line", path + [m])
                 continue
             j = g.reach(target, after, i, [m])
             kind = g.nodes[j][0] if isinstance(g.nodes[j], list) and g.nodes[j] else None
-            if kind != ("SA" if after.turn == attacker else "SD"):
+            if kind != ("SA" if after.turn == attacker else "SD"):  # after: a position, never None
                 raise Reject(f"uniqueness: node {j} is of the wrong side", path + [m])
             todo.append(j)

@@ -288,9 +288,9 @@ def make(pos: Pos, move: str, rules: Rules) -> Pos:
     board = list(pos.board)
     hands = [list(pos.hands[0]), list(pos.hands[1])]
     if "*" in move:
-        face, _, to = move.partition("*")
+        face, _, square = move.partition("*")
         hands[side][rules.kinds.index(face[-1])] -= 1
-        board[int(to)] = face if side == BLACK else face.lower()
+        board[int(square)] = face if side == BLACK else face.lower()
     else:
         a, _, b = move.partition("-")
         frm, to = int(a), int(b)
@@ -302,11 +302,6 @@ def make(pos: Pos, move: str, rules: Rules) -> Pos:
                 piece = piece[1:] if piece[0] == "+" else "+" + piece
         board[frm], board[to] = "", piece
     return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), 1 - side)
-
-
-def parse_move(text: object, pos: Pos, rules: Rules) -> str | None:
-    """A move string as this module writes it, if it is one of the pseudo-legal moves."""
-    return text if isinstance(text, str) and text in pseudo_moves(pos, rules) else None
 
 
 def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
