@@ -127,6 +127,10 @@ class _Graph:
         return out
 
 
+def _plies(n: int) -> str:
+    return f"{n} {'ply' if n == 1 else 'plies'}"
+
+
 def _check_one(cert: dict) -> None:
     if not isinstance(cert, dict):
         raise Reject("a problem's certificate is not an object")
@@ -141,7 +145,7 @@ def _check_one(cert: dict) -> None:
     if not isinstance(length, int) or isinstance(length, bool) or length < 1 or length % 2 == 0:
         raise Reject("the length must be a positive odd number of plies")
     if not isinstance(mainline, list) or len(mainline) != length:
-        raise Reject(f"the main line must have {length} plies")
+        raise Reject(f"the main line must have {_plies(length)}")
     if cert.get("stated_length") is not None and cert["stated_length"] != length:
         raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
     if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
@@ -155,7 +159,7 @@ def _check_one(cert: dict) -> None:
     # The depths need the witnesses' bounds, now proven.
     depth = _depths(mate, rules, refute)
     if depth[0] != length:
-        raise Reject(f"the proof mates within {depth[0]} plies, not {length}")
+        raise Reject(f"the proof mates within {_plies(depth[0])}, not {length}")
     _check_main_line(mate, mainline, depth, root, rules)
     _check_alternatives(cert, mainline, root, rules)
 

@@ -23,6 +23,7 @@ from ..limits import Limits, check_limits
 from ..outcome import Verdict
 from ..position import Move, Position
 from ..problem import Problem, require_problem
+from ..render import plies
 from ..search import Search, SearchLimit
 from ..verify import Report
 from .check import CLAIMS, FORMAT, VERSION, check_certificate
@@ -103,7 +104,7 @@ class _Writer:
                     chosen = c
                     break
         if chosen is None:
-            raise CertificateError(f"no mate within {b} plies found at {ctx.pos.fen(False)}")
+            raise CertificateError(f"no mate within {plies(b)} found at {ctx.pos.fen(False)}")
         i, _ = self._new(key, b, ["A", None, None])
         with ctx.at(chosen):
             child = self.defender_node(ctx, b - 1)
@@ -162,7 +163,7 @@ class _Writer:
                         witness = [str(w), self.refutation(ctx, r - 3, "m")]
                         break
             if witness is None:
-                raise CertificateError(f"no defence lasting {r} plies found at {ctx.pos.fen(False)}")
+                raise CertificateError(f"no defence lasting {plies(r)} found at {ctx.pos.fen(False)}")
         capture = Move(checker, d.to_square)
         with ctx.at(d):
             after = self.attacker_node(ctx, r + 1)
@@ -302,7 +303,7 @@ class _Writer:
                     return [str(d), self.refutation(ctx, need, kind)]
                 except CertificateError:
                     self._undo(mark, size)
-        raise CertificateError(f"no refutation of a mate within {k} plies found at {pos.fen(False)}")
+        raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
 
     def _undo(self, mark: int, size: int) -> None:
         while len(self.refute_log) > mark:
