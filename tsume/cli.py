@@ -27,6 +27,8 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from .certificate.check import check_certificate
+from .certificate.write import CertificateError, certificate_for, pack
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from ._engine import PanicException
 from .clock import process_seconds
@@ -115,7 +117,7 @@ def make_parent(out: str) -> None:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
 
 
-def write_output(out: str, text: str) -> None:
+def write_output(out: str, text: str | bytes) -> None:
     """Write a command's output file atomically, its folder made if missing."""
     make_parent(out)
     try:
@@ -911,6 +913,8 @@ def _verify_summary(reports: list[Any], seconds: float) -> str:
 @click.option("--full", is_flag=True,
               help="For a collection, every problem's full report (as for one problem), not a line each.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--certificate", "certificate", default=None, metavar="OUT",
+              help="Write a certificate of every sound problem to OUT (docs/certificates.md).")
 @verbose_option
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress lines on stderr; for a collection, only the summary line (with --full, the reports too).")
@@ -932,6 +936,7 @@ def verify_command(
     exact_lengths: bool,
     full: bool,
     as_json: bool,
+    certificate: str | None,
     verbose: bool,
     quiet: bool,
 ) -> None:
@@ -941,9 +946,13 @@ def verify_command(
     One problem gets a full report; a collection a line per problem (id,
     verdict, proven length, the kinds of its findings) and a summary line.
 
+    With --certificate OUT, every sound problem's certificate goes into OUT
+    (one file); a problem that is not certified gets a line on stderr saying
+    why, and the exit status is then at least 1.
+
     Exit status: 0 every problem sound or flawed (tolerated blemishes only),
-    1 some problem unsound, 3 none unsound but some unknown (a limit stopped a
-    proof), 2 bad input, 70 internal error.
+    1 some problem unsound (or not certified), 3 none unsound but some unknown
+    (a limit stopped a proof), 2 bad input, 70 internal error.
     """
     from .verify import LENGTH_BUDGET, format_report, verify
 
@@ -951,6 +960,8 @@ def verify_command(
         raise TsumeError("give a POSITION, or --file FILE (every problem, or one with --id ID)")
     if exact_lengths and length_budget is not None:
         raise TsumeError("--length-budget and --exact-lengths exclude each other")
+    if certificate is not None and longer_ok:
+        raise TsumeError("--certificate certifies the main line as the longest defence: not with --longer-ok")
     budget = None if exact_lengths else length_budget if length_budget is not None else LENGTH_BUDGET
     problems = load_problems(position, file, pid, variant_spec, every=True)
     if problems[0].source is not None:  # from a collection, which states its own
@@ -973,6 +984,8 @@ def verify_command(
     started = time.monotonic()
     # Per problem; the first one's limit counts from the command's start (as solve's).
     first_limit = None if time_limit is None else max(time_limit - process_seconds(), 1e-3)
+    certified: list[dict] = []
+    refused: list[str] = []
     try:
         for n, pr in enumerate(problems, 1):
             status.start(n, pr.id)
@@ -987,6 +1000,13 @@ def verify_command(
                 id=pr.id,
             )
             reports.append(report)
+            if certificate is not None:
+                status.start(n, pr.id, "certifying")
+                limits = Limits(time=time_limit, nodes=node_limit, memory=memory_mb)
+                try:
+                    certified.append(certificate_for(problem, report, limits=limits))
+                except CertificateError as exc:
+                    refused.append(f"{pr.id}: {exc}")
             status.clear()
             if table:
                 if not quiet:
@@ -1006,8 +1026,39 @@ def verify_command(
         echo(json.dumps({"problems": [r.to_dict() for r in reports]}))
     elif many:
         echo(_verify_summary(reports, time.monotonic() - started))
-    sys.exit(EXIT_UNSOUND if Verdict.UNSOUND in verdicts else EXIT_LIMIT if Verdict.UNKNOWN in verdicts
+    if certificate is not None:
+        for line in refused:
+            _status_line(f"tsume: not certified: {' '.join(line.split())[:MESSAGE_LIMIT]}", False)
+        if certified:
+            write_output(certificate, pack(certified))
+            if not quiet:
+                _status_line(f"tsume: {counted(len(certified), 'certificate', 'certificates')} written to {certificate}",
+                             False)
+    sys.exit(EXIT_UNSOUND if Verdict.UNSOUND in verdicts or refused else EXIT_LIMIT if Verdict.UNKNOWN in verdicts
              else EXIT_SOUND)
+
+
+@main.command("check")
+@click.argument("cert", metavar="CERT")
+@click.option("--quiet", "-q", is_flag=True, help="No output: the exit status says it.")
+@friendly_errors
+def check_command(cert: str, quiet: bool) -> None:
+    """Check the certificate file CERT (written by `tsume verify --certificate`)
+    with the independent checker (docs/certificates.md).
+
+    Exit status: 0 accepted, 1 rejected (with the reason and the moves that
+    lead to the fault), 2 unreadable.
+    """
+    try:
+        data = Path(cert).read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {cert}: {exc.strerror or exc}")
+    result = check_certificate(data)
+    if result.status == "unreadable":
+        _fail(f"{cert}: unreadable: {result.reason}")
+    if not quiet:
+        echo(f"{cert}: {result.line()}")
+    sys.exit(0 if result.accepted else 1)
 
 
 # --- compose -------------------------------------------------------------------------------------

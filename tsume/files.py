@@ -62,8 +62,8 @@ def _remove_stale_temporaries(p: Path) -> None:
             pass  # gone already (another saver cleaned it), or not ours to remove
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename.
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``path`` through a temporary file and a rename.
 
     A write killed mid-way leaves its temporary behind; the next write of the
     same file removes it (see ``_remove_stale_temporaries``).  The file keeps
@@ -82,8 +82,8 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
         mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{_TEMP_TAG}{os.getpid()}-", suffix=".tmp", dir=str(p.parent) or ".")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)

@@ -1,0 +1,245 @@
+"""Certificates: the checker stands alone, agrees with the engine's rules,
+accepts what the writer writes and rejects corrupted certificates."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import gzip
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tsume import Position, verify
+from tsume import collection as C
+from tsume.certificate import rules as R
+from tsume.certificate.check import check_certificate
+from tsume.certificate.write import CertificateError, certificate_for, pack
+from tsume.cli import run
+
+try:
+    from tests.random_positions import random_positions
+except ImportError:  # pragma: no cover
+    from random_positions import random_positions
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Small sound problems of every bundled kind, for the writer and the mutations.
+SAMPLE = {"examples": None, "seed-ito": 8, "seed-rutherford": 12}
+
+
+@functools.cache
+def certificates() -> tuple:
+    out = []
+    for name, count in SAMPLE.items():
+        for rec in C.load(C.locate(name))[:count]:
+            problem = rec.problem()
+            try:
+                out.append(certificate_for(problem, verify(problem, id=rec.id)))
+            except CertificateError:
+                continue  # not every sound problem can be certified (docs/certificates.md)
+    return tuple(out)
+
+
+def test_checker_imports_no_engine(tmp_path):
+    cert = tmp_path / "c.tsume-cert"
+    cert.write_bytes(pack([certificates()[0]]))
+    code = f"""
+import importlib.util, sys
+sys.modules['tsume'] = None
+sys.modules['tsume._engine'] = None
+spec = importlib.util.spec_from_file_location(
+    'standalone', {str(ROOT / 'tsume/certificate/__init__.py')!r},
+    submodule_search_locations=[{str(ROOT / 'tsume/certificate')!r}])
+package = importlib.util.module_from_spec(spec)
+sys.modules['standalone'] = package
+spec.loader.exec_module(package)
+from standalone.check import check_certificate
+result = check_certificate(open({str(cert)!r}, 'rb').read())
+assert result.accepted, result.line()
+assert not any(name.startswith('tsume.') and sys.modules[name] is not None for name in sys.modules)
+print('ok')
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("spec", ["ito", "rutherford", "ito:drop_mate=no", "ito:stalemate=loss"])
+def test_move_generation_agrees_with_engine(spec):
+    rules = R.rules_for(spec)
+    for text in random_positions(20261128, spec, 300):
+        engine = Position(text, spec)
+        pos = R.parse_position(text, rules)
+        assert R.position_string(pos, rules) == engine.fen(move_number=False)
+        assert R.validate(pos, rules) is None, text
+        assert {m for m, _, _ in R.legal(pos, rules)} == {str(m) for m in engine.legal_moves(repetition=False)}, text
+        assert {m for m, _ in R.checks(pos, rules)} == {str(m) for m in engine.checks()}, text
+        assert set(R.ride_checkers(pos, rules)) == set(engine.ride_checkers()), text
+        for m, after, _ in R.legal(pos, rules):
+            assert R.play(pos, m, rules) == after
+
+
+def test_written_certificates_are_accepted():
+    certs = certificates()
+    assert len(certs) >= 15
+    result = check_certificate(pack(list(certs)))
+    assert result.accepted, result.line()
+    assert result.problems == len(certs)
+
+
+def test_flawed_problems_are_not_certified():
+    for rec in C.load(C.locate("flawed")):
+        problem = rec.problem()
+        report = verify(problem, id=rec.id)
+        if report.verdict == "sound":
+            continue
+        with pytest.raises(CertificateError, match="not certified"):
+            certificate_for(problem, report)
+
+
+def _mutations(cert: dict, rng: random.Random, flawed: list[str]) -> list[tuple[str, dict]]:
+    """Corrupted copies of ``cert``, each with what was done."""
+    out = []
+
+    def variant(what, change):
+        c = copy.deepcopy(cert)
+        if change(c) is not False:
+            out.append((what, c))
+
+    for i, node in enumerate(cert["mate"]):
+        if node[0] == "D" and node[1]:
+            move = rng.choice(sorted(node[1]))
+            variant("drop a defence", lambda c, i=i, m=move: c["mate"][i][1].pop(m))
+            if i > 0:
+                variant("add a repetition", lambda c, i=i, m=move: c["mate"][i][1].__setitem__(
+                    m, 0 if not isinstance(c["mate"][i][1][m], list) else c["mate"][i][1][m][:1] + [0] + c["mate"][i][1][m][2:]))
+        if node[0] == "A":
+            variant("change a move", lambda c, i=i: c["mate"][i].__setitem__(1, rng.choice(["1-2", "P*5", "T*3", "S*4", "3-1"])))
+            variant("point a move elsewhere", lambda c, i=i: c["mate"][i].__setitem__(2, (c["mate"][i][2] + 1) % len(c["mate"])))
+    for i, node in enumerate(cert["refute"]):
+        if node[3]:
+            check = rng.choice(sorted(node[3]))
+            variant("drop a refutation", lambda c, i=i, m=check: c["refute"][i][3].pop(m))
+            if node[3][check]:
+                variant("change a defence", lambda c, i=i, m=check: c["refute"][i][3][m].__setitem__(0, "2-1"))
+            variant("inflate a claim", lambda c, i=i: c["refute"][i].__setitem__(1, c["refute"][i][1] + 2))
+            # (a node with no checks to answer holds any claim: not a corruption)
+    for n, alt in enumerate(cert["alternatives"]):
+        variant("drop an alternative's refutation", lambda c, n=n: c["alternatives"].pop(n))
+        variant("claim a repetition", lambda c, n=n: c["alternatives"][n].__setitem__(2, "rep"))
+    for i, node in enumerate(cert["strategy"]):
+        if node[0] == "SA" and node[1]:
+            check = rng.choice(sorted(node[1]))
+            variant("drop a check from a strategy", lambda c, i=i, m=check: c["strategy"][i][1].pop(m))
+            variant("claim a repetition in a strategy", lambda c, i=i, m=check: False if c["strategy"][i][1][m] == "rep"
+                    else c["strategy"][i][1].__setitem__(m, "rep"))
+        if node[0] == "SD":
+            other = "2-1" if node[1] == "1-2" else "1-2"
+            variant("change a strategy's defence", lambda c, i=i, o=other: c["strategy"][i].__setitem__(1, o))
+    if len(cert["mainline"]) > 1:
+        variant("shorten the length", lambda c: c.update(length=c["length"] - 2, mainline=c["mainline"][:-2]))
+    variant("add pieces to the hand", lambda c: c.update(position=_more_in_hand(c["position"])))
+    same_variant = [p for v, p in flawed if v == cert["variant"]]
+    for p in same_variant:
+        variant("swap the position for a flawed problem's", lambda c, p=p: c.update(position=p))
+    return out
+
+
+def _claims_hold(cert: dict) -> bool:
+    """An independent reason for a refutation that claims more: the engine
+    proves every claim of the refutations reached from the root."""
+    from tsume.search import Search
+
+    root = Position(cert["position"], cert["variant"])
+    todo, seen = [(cert["length_refutation"], root)], set()
+    while todo:
+        i, pos = todo.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        _, k, mode, table = cert["refute"][i]
+        value = Search(pos).value()
+        if not (value is None or value > k or mode == "p" and value == k and Search(pos).best_line(k)[1] == 0):
+            return False
+        for c, entry in table.items():
+            if len(entry) == 2:
+                child = pos.copy()
+                child.push_str(c)
+                child.push_str(entry[0])
+                todo.append((entry[1], child))
+    return True
+
+
+def _more_in_hand(position: str) -> str:
+    board, side, hand = position.split()[:3]
+    return f"{board} {side} {'P' if hand == '-' else 'P' + hand}"
+
+
+@functools.cache
+def _flawed_positions() -> list:
+    return [(rec.problem().variant.spec, rec.problem().fen) for rec in C.load(C.locate("flawed"))]
+
+
+def test_corrupted_certificates_are_rejected():
+    rng = random.Random(5)
+    counts: dict[str, int] = {}
+    accepted = []
+    for cert in certificates():
+        for what, bad in _mutations(cert, rng, _flawed_positions()):
+            counts[what] = counts.get(what, 0) + 1
+            result = check_certificate(json.dumps({"format": "tsume-certificate", "version": 1, "problems": [bad]}).encode())
+            if result.accepted:
+                if not (what == "inflate a claim" and _claims_hold(bad)):
+                    accepted.append((cert["id"], what))
+            else:
+                assert result.status == "rejected" and result.reason
+    assert not accepted, accepted[:5]
+    assert sum(counts.values()) >= 1000, counts
+
+
+def test_unreadable_certificates():
+    assert check_certificate(b"\x1f\x8bnot gzip").status == "unreadable"
+    assert check_certificate(b"{}").status == "unreadable"
+    assert check_certificate(b"[1, 2").status == "unreadable"
+    assert check_certificate(gzip.compress(b'{"format": "tsume-certificate", "version": 9}')).status == "unreadable"
+
+
+def test_cli_verify_certificate_and_check(tmp_path, capsys):
+    out = tmp_path / "ex.cert"
+    with pytest.raises(SystemExit) as exc:
+        run(["verify", "--file", "examples", "-q", "--certificate", str(out)])
+    assert exc.value.code == 0
+    with pytest.raises(SystemExit) as exc:
+        run(["check", str(out)])
+    assert exc.value.code == 0
+    assert "accepted: 6 problems" in capsys.readouterr().out
+    doc = json.loads(gzip.decompress(out.read_bytes()))
+    doc["problems"][0]["mate"][0][1] = "1-2"
+    bad = tmp_path / "bad.cert"
+    bad.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    with pytest.raises(SystemExit) as exc:
+        run(["check", str(bad)])
+    assert exc.value.code == 1
+    assert "rejected" in capsys.readouterr().out
+    junk = tmp_path / "junk.cert"
+    junk.write_bytes(b"junk")
+    with pytest.raises(SystemExit) as exc:
+        run(["check", str(junk)])
+    assert exc.value.code == 2
+    assert "unreadable" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        run(["check", str(tmp_path / "missing.cert")])
+    assert exc.value.code == 2
+
+
+def test_cli_refuses_flawed(tmp_path, capsys):
+    out = tmp_path / "f.cert"
+    with pytest.raises(SystemExit) as exc:
+        run(["verify", "--file", "flawed", "--id", "ito-yozume-1", "-q", "--certificate", str(out)])
+    assert exc.value.code == 1
+    assert "not certified: ito-yozume-1" in capsys.readouterr().err
+    assert not out.exists()

@@ -1,0 +1,428 @@
+"""The certificate checker: accepts a certificate (docs/certificates.md) or
+rejects it with a one-line reason and the move path where it failed.
+
+Standard library and :mod:`.rules` only: no engine, no code shared with the
+solver or the verifier.  Deterministic: the same file gives the same answer.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import lzma
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import rules as r
+
+FORMAT = "tsume-certificate"
+VERSION = 1
+CLAIMS = ("mate", "length", "uniqueness", "no-te-amari")
+#: A compressed certificate may not grow past this when read (a zip bomb is unreadable).
+MAX_BYTES = 1 << 30
+
+
+@dataclass
+class CheckResult:
+    """``status``: accepted, rejected or unreadable; for a rejection, the
+    problem's id, the reason and the moves from the problem's position to
+    the place at fault."""
+
+    status: str
+    reason: str = ""
+    id: str | None = None
+    path: list[str] = field(default_factory=list)
+    problems: int = 0
+    claims: tuple = ()
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+    def line(self) -> str:
+        if self.accepted:
+            return f"accepted: {self.problems} problem{'s' * (self.problems != 1)}; claims: {', '.join(self.claims)}"
+        where = f" [{self.id}]" if self.id else ""
+        at = f" (after {' '.join(self.path)})" if self.path else (" (at the problem's position)" if self.id else "")
+        return f"{self.status}{where}: {self.reason}{at}"
+
+
+class Reject(Exception):
+    def __init__(self, reason: str, path: list[str] | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.path = reason, path or []
+
+
+def load(data: bytes) -> Any:
+    """The JSON document of a certificate file (gzip, xz or plain)."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.GzipFile(fileobj=io.BytesIO(data)).read(MAX_BYTES + 1)
+    elif data[:6] == b"\xfd7zXZ\x00":
+        data = lzma.LZMADecompressor().decompress(data, MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError("the certificate is too large")
+    return json.loads(data.decode("utf-8"))
+
+
+def check_certificate(data: Any) -> CheckResult:
+    """Check a certificate given as file contents (bytes) or as its JSON document."""
+    try:
+        doc = load(bytes(data)) if isinstance(data, (bytes, bytearray)) else data
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} document")
+        if doc.get("version") != VERSION:
+            raise ValueError(f"version {str(doc.get('version'))[:20]} (this checker reads {VERSION})")
+        problems = doc.get("problems")
+        if not isinstance(problems, list) or not problems:
+            raise ValueError("no problems")
+    except (ValueError, OSError, EOFError, lzma.LZMAError, UnicodeDecodeError, RecursionError) as exc:
+        return CheckResult("unreadable", str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+    for i, cert in enumerate(problems):
+        pid = cert.get("id") if isinstance(cert, dict) and isinstance(cert.get("id"), str) else f"#{i + 1}"
+        try:
+            _check_one(cert)
+        except Reject as exc:
+            return CheckResult("rejected", exc.reason, pid, exc.path, i)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, r.RulesError) as exc:
+            return CheckResult("rejected", f"malformed certificate ({type(exc).__name__}: {str(exc)[:80]})", pid, [], i)
+    return CheckResult("accepted", problems=len(problems), claims=CLAIMS)
+
+
+class _Graph:
+    """A node list whose positions are found by following its edges: each
+    node's position is set by the first edge reaching it and must agree with
+    every other; ``parent`` keeps that first edge for the move path."""
+
+    def __init__(self, nodes: Any, what: str) -> None:
+        if not isinstance(nodes, list):
+            raise Reject(f"{what}: not a list")
+        self.nodes, self.what = nodes, what
+        self.pos: list[r.Pos | None] = [None] * len(nodes)
+        self.parent: list[tuple[int, list[str]] | None] = [None] * len(nodes)
+        self.base: list[list[str]] = [[] for _ in nodes]
+
+    def reach(self, i: Any, pos: r.Pos, parent: int | None, moves: list[str], base: list[str] | None = None) -> int:
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.nodes):
+            raise Reject(f"{self.what}: no node {str(i)[:20]}", self.path(parent) + moves if parent is not None else moves)
+        if self.pos[i] is None:
+            self.pos[i] = pos
+            self.parent[i] = (parent, moves) if parent is not None else None
+            self.base[i] = base if base is not None else []
+        elif self.pos[i] != pos:
+            where = self.path(parent) + moves if parent is not None else (base or []) + moves
+            raise Reject(f"{self.what}: node {i} is reached in two different positions", where)
+        return i
+
+    def path(self, i: int | None) -> list[str]:
+        out: list[str] = []
+        seen = 0
+        while i is not None and seen <= len(self.nodes):
+            link = self.parent[i]
+            if link is None:
+                return self.base[i] + out
+            i, moves = link
+            out = moves + out
+            seen += 1
+        return out
+
+
+def _plies(n: int) -> str:
+    return f"{n} {'ply' if n == 1 else 'plies'}"
+
+
+def _check_one(cert: dict) -> None:
+    if not isinstance(cert, dict):
+        raise Reject("a problem's certificate is not an object")
+    if tuple(cert.get("claims", ())) != CLAIMS:
+        raise Reject(f"the claims must be {', '.join(CLAIMS)}")
+    rules = r.rules_for(cert["variant"])
+    root = r.parse_position(cert["position"], rules)
+    invalid = r.validate(root, rules)
+    if invalid:
+        raise Reject(f"not a valid position: {invalid}")
+    length, mainline = cert["length"], cert["mainline"]
+    if not isinstance(length, int) or isinstance(length, bool) or length < 1 or length % 2 == 0:
+        raise Reject("the length must be a positive odd number of plies")
+    if not isinstance(mainline, list) or len(mainline) != length:
+        raise Reject(f"the main line must have {_plies(length)}")
+    if cert.get("stated_length") is not None and cert["stated_length"] != length:
+        raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
+    if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
+        raise Reject("the stated solution is not the certified main line")
+    witnesses: list[tuple[int, r.Pos, list[str]]] = []
+    mate = _Graph(cert["mate"], "mate")
+    _check_mate(mate, root, rules, witnesses)
+    refute = _Graph(cert["refute"], "refutation")
+    roots: list[tuple[Any, r.Pos, list[str], str, int]] = [(cert["length_refutation"], root, [], "p", length)] + [(i, p, path, "m", 0) for i, p, path in witnesses]
+    _check_refutations(refute, roots, rules)
+    # The depths need the witnesses' bounds, now proven.
+    depth = _depths(mate, rules, refute)
+    if depth[0] != length:
+        raise Reject(f"the proof mates within {_plies(depth[0])}, not {length}")
+    _check_main_line(mate, mainline, depth, root, rules)
+    _check_alternatives(cert, mainline, root, rules)
+
+
+def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos]:
+    if only_checks:
+        return dict(r.checks(pos, rules))
+    return {m: after for m, after, _ in r.legal(pos, rules)}
+
+
+def _covered(entries: Any, moves: dict, what: str, path: list[str]) -> None:
+    if not isinstance(entries, dict):
+        raise Reject(f"{what}: no move table", path)
+    missing = sorted(set(moves) - set(entries))
+    if missing:
+        raise Reject(f"{what}: {missing[0]} is not answered", path)
+    extra = sorted(set(entries) - set(moves))
+    if extra:
+        raise Reject(f"{what}: {str(extra[0])[:20]} is not a legal move here", path)
+
+
+def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None:
+    """Positions, legality, coverage and acyclicity (every edge goes to a later
+    node) of the proof of mate; one node per position, so no line repeats one."""
+    attacker = root.turn
+    g.reach(0, root, None, [])
+    seen: dict[tuple, int] = {}
+    for i, node in enumerate(g.nodes):
+        pos = g.pos[i]
+        if pos is None:
+            raise Reject(f"mate: node {i} is never reached")
+        path = g.path(i)
+        if pos in seen:
+            raise Reject(f"mate: the position of node {i} is also node {seen[pos]}: a line could repeat it", path)
+        seen[pos] = i
+
+        def later(j: Any, moves: list[str], p: r.Pos) -> None:
+            if not isinstance(j, int) or j <= i:
+                raise Reject(f"mate: node {i} leads back to node {str(j)[:20]}", path + moves)
+            g.reach(j, p, i, moves)
+
+        if pos.turn == attacker:
+            if not (isinstance(node, list) and len(node) == 3 and node[0] == "A"):
+                raise Reject("mate: an attacker node must give its move", path)
+            after = _legal_map(pos, rules, True).get(node[1])
+            if after is None:
+                raise Reject(f"mate: {str(node[1])[:20]} is not a legal check", path)
+            later(node[2], [node[1]], after)
+            continue
+        if not (isinstance(node, list) and len(node) == 2 and node[0] == "D"):
+            raise Reject("mate: a defender node must answer every defence", path)
+        replies = _legal_map(pos, rules, False)
+        _covered(node[1], replies, "mate", path)
+        for d in sorted(replies):
+            entry = node[1][d]
+            if not isinstance(entry, list):
+                later(entry, [d], replies[d])
+                continue
+            if len(entry) != 5 or entry[0] != "u":
+                raise Reject(f"mate: a bad entry for {d}", path)
+            _, child, capture, q, witness = entry
+            later(child, [d], replies[d])
+            checker = r.interposition_checker(pos, d, rules)
+            if not checker:
+                raise Reject(f"mate: {d} is called useless but is no interposition", path)
+            to = int(d.split("*")[-1].split("-")[-1])
+            if capture != f"{checker}-{to}":
+                raise Reject(f"mate: {d} must be taken by the checker on {checker}", path + [d])
+            after = _legal_map(replies[d], rules, True).get(capture)
+            if after is None:
+                raise Reject(f"mate: the checker cannot take {d} with check", path + [d])
+            back = r.handed_back(after, rules, replies[d].board[to][-1])
+            later(q, [d, capture, "(handed back)"], back)
+            if witness is not None:
+                w, ref = witness
+                if w not in replies or r.interposition_checker(pos, w, rules):
+                    raise Reject(f"mate: the witness {str(w)[:20]} is not a defence that does not interpose", path)
+                witnesses.append((ref, replies[w], path + [w]))
+
+
+def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
+    """Counted plies to mate proven at each node, deepest first; checks the
+    useless interpositions (docs/solver.md, convention 6) on the way."""
+    depth = [0] * len(g.nodes)
+    for i in range(len(g.nodes) - 1, -1, -1):
+        node, pos = g.nodes[i], g.pos[i]
+        assert pos is not None
+        if node[0] == "A":
+            depth[i] = 1 + depth[node[2]]
+            continue
+        counted = [1 + depth[e] for e in node[1].values() if not isinstance(e, list)]
+        depth[i] = max(counted, default=0)
+        for d, e in sorted(node[1].items()):
+            if not isinstance(e, list):
+                continue
+            # R: the best defence that does not interpose; its lower bound
+            # comes from a refutation (a witness), else from its existence.
+            plain = [m for m in node[1] if not r.interposition_checker(pos, m, rules)]
+            low = 2 if plain else 0
+            if e[4] is not None:
+                ref = refute.nodes[e[4][1]]
+                low = max(low, ref[1] + 3)
+            if depth[e[3]] > low or depth[e[1]] > low + 1:
+                raise Reject(f"mate: {d} is not shown useless (mate after the capture in {depth[e[3]]}, "
+                             f"after it in {depth[e[1]]}, the other defences last at least {low})", g.path(i))
+    return depth
+
+
+def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
+    """Each node ``["R", k, mode, replies]`` proves, attacker to move, no mate
+    within k counted plies (mode "m"), or (mode "p") none within k - 2 and none
+    within k that leaves the attacker a piece in hand.  The defender answers
+    every check with a defence that counts whatever the convention says (no
+    interposition, or one the checker cannot take with check).  Repetition is
+    not used, so the nodes may share and loop: the claims hold by induction on k."""
+    todo: list[int] = []
+    for i, pos, path, mode, k in roots:
+        g.reach(i, pos, None, [], path)
+        node = g.nodes[i]
+        if not isinstance(node, list) or len(node) != 4 or not (node[2] == mode or mode == "p") or node[1] < k:
+            raise Reject(f"refutation: node {i} does not claim what is needed here", path)
+        todo.append(i)
+    done = set()
+    while todo:
+        i = todo.pop()
+        if i in done:
+            continue
+        done.add(i)
+        node, pos = g.nodes[i], g.pos[i]
+        assert pos is not None
+        path = g.path(i)
+        if not (isinstance(node, list) and len(node) == 4 and node[0] == "R" and node[2] in ("m", "p")
+                and isinstance(node[1], int) and not isinstance(node[1], bool)):
+            raise Reject(f"refutation: node {i} is malformed", path)
+        _, k, mode, table = node
+        if k < 1:
+            if table:
+                raise Reject(f"refutation: node {i} claims nothing but answers checks", path)
+            continue
+        checks = _legal_map(pos, rules, True)
+        _covered(table, checks, "refutation", path)
+        attacker = pos.turn
+        for c in sorted(checks):
+            entry, dpos = table[c], checks[c]
+            if not isinstance(entry, list) or len(entry) > 2:
+                raise Reject(f"refutation: a bad entry for {c}", path)
+            if not entry:
+                if mode == "p" and k == 1 and not any(dpos.hands[attacker]):
+                    continue  # a mate here, if it is one, leaves nothing in hand
+                raise Reject(f"refutation: {c} is not answered", path + [c])
+            d = entry[0]
+            after = r.play(dpos, d, rules)
+            if after is None:
+                raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
+            need, capturable = k - 2, False
+            checker = r.interposition_checker(dpos, d, rules)
+            if checker:
+                to = int(d.split("*")[-1].split("-")[-1])
+                if r.play(after, f"{checker}-{to}", rules) and r.in_check(r.make(after, f"{checker}-{to}", rules), dpos.turn, rules):
+                    # It might be useless.  Not when R, the value of the defences
+                    # that do not interpose, is 0 (there are none) and no mate
+                    # within R + 1 follows it.
+                    if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
+                        raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
+                    need, capturable = max(need, 1), True
+            if need < 1:
+                continue
+            if len(entry) != 2:
+                raise Reject(f"refutation: no refutation after {d}", path + [c, d])
+            j = g.reach(entry[1], after, i, [c, d])
+            child = g.nodes[j]
+            # ¬M(k) gives ¬T'(k); ¬T'(k) gives ¬M(k - 2).
+            if not (isinstance(child, list) and len(child) == 4 and isinstance(child[1], int)
+                    and (child[1] >= need if child[2] == "m" else
+                         mode == child[2] == "p" and child[1] >= need and (not capturable or child[1] >= 3))):
+                raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
+            todo.append(j)
+
+
+def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, rules: r.Rules) -> None:
+    i, pos = 0, root
+    for ply, m in enumerate(mainline):
+        node = g.nodes[i]
+        if node[0] == "A":
+            if m != node[1]:
+                raise Reject(f"main line: {str(m)[:20]} is not the proof's move", mainline[:ply])
+            i = node[2]
+        else:
+            if not isinstance(node[1].get(m), int):
+                raise Reject(f"main line: {str(m)[:20]} is not a counted defence", mainline[:ply])
+            i = node[1][m]
+        pos = g.pos[i]
+    if g.nodes[i][0] != "D" or depth[i] != 0:
+        raise Reject("main line: it does not end in mate", mainline)
+    if any(pos.hands[root.turn]):
+        raise Reject("main line: the attacker has pieces left in hand (te-amari)", mainline)
+
+
+def _check_alternatives(cert: dict, mainline: list, root: r.Pos, rules: r.Rules) -> None:
+    """At each attacker turn of the main line, every other check is refuted by
+    a defender strategy closed under the attacker's checks; a move into a
+    position met earlier on the line ("rep") fails for the attacker, and a
+    loop repeats a position, so it fails too (tsume convention 3)."""
+    g = _Graph(cert["strategy"], "uniqueness")
+    given: dict[tuple[int, str], Any] = {}
+    for ply, c, target in cert["alternatives"]:
+        given[(ply, c)] = target
+    history: set = set()
+    pos, done = root, set[int]()
+    for ply, m in enumerate(mainline, 1):
+        history.add(pos)
+        if pos.turn == root.turn:
+            checks = _legal_map(pos, rules, True)
+            for c in sorted(checks):
+                if c == m:
+                    continue
+                path = mainline[:ply - 1] + [c]
+                if (ply, c) not in given:
+                    raise Reject(f"uniqueness: {c} is not refuted", path)
+                target = given.pop((ply, c))
+                if target == "rep":
+                    if checks[c] not in history:
+                        raise Reject("uniqueness: no repetition here", path)
+                    continue
+                g.reach(target, checks[c], None, [], path)
+                _close(g, target, history, rules, done, root.turn)
+        pos = r.make(pos, m, rules)
+    if given:
+        raise Reject(f"uniqueness: an entry for {str(sorted(given)[0])[:30]}, not a check at an attacker turn")
+
+
+def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attacker: int) -> None:
+    if not (isinstance(g.nodes[start], list) and g.nodes[start][:1] == ["SD"]):
+        raise Reject(f"uniqueness: node {start} is of the wrong side", g.path(start))
+    todo = [start]
+    while todo:
+        i = todo.pop()
+        if i in done:
+            continue
+        done.add(i)  # checked against this history, a subset of any later one
+        node, pos = g.nodes[i], g.pos[i]
+        assert pos is not None
+        path = g.path(i)
+        if isinstance(node, list) and len(node) == 3 and node[0] == "SD":
+            reply = r.play(pos, node[1], rules)
+            if reply is None:
+                raise Reject(f"uniqueness: {str(node[1])[:20]} is not a legal defence", path)
+            moves = {node[1]: reply}
+            targets = {node[1]: node[2]}
+        elif isinstance(node, list) and len(node) == 2 and node[0] == "SA":
+            moves = _legal_map(pos, rules, True)
+            _covered(node[1], moves, "uniqueness", path)
+            targets = node[1]
+        else:
+            raise Reject(f"uniqueness: node {i} is malformed", path)
+        for m, target in sorted(targets.items()):
+            after = moves[m]
+            if target == "rep":
+                if after not in history:
+                    raise Reject(f"uniqueness: {m} repeats no position of the line", path + [m])
+                continue
+            j = g.reach(target, after, i, [m])
+            kind = g.nodes[j][0] if isinstance(g.nodes[j], list) and g.nodes[j] else None
+            if kind != ("SA" if after.turn == attacker else "SD"):  # after: a position, never None
+                raise Reject(f"uniqueness: node {j} is of the wrong side", path + [m])
+            todo.append(j)

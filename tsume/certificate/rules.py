@@ -1,0 +1,407 @@
+"""The rules of Ito Shogi and Rutherford's 1-D Shogi, written again from
+docs/rules.md for the certificate checker.
+
+Standard library only, sharing no code with the engine: the checker's
+independence is the point (tests/test_certificate.py holds this module's
+moves to the engine's on random positions, so independence is not a second
+source of bugs).  Positions are immutable tuples, moves are strings as in
+docs/notation.md (``19-18``, ``P*18``, ``+N*5``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+BLACK, WHITE = 0, 1
+
+
+class RulesError(ValueError):
+    """A variant spec or a position string the checker cannot read."""
+
+
+# Faces: letter ('+' for promoted) -> (leaps, rides); leaps and ride directions
+# are forward-relative; a ride is (direction, stride, max distance (0: none),
+# empty squares reached before a screen?, empty squares reached beyond one?,
+# capture by sliding (the first piece) or by hopping (the first beyond a screen)).
+_SLIDE = (True, False, "slide")
+_KOREAN = (False, True, "hop")      # the Ito cannon: a screen for moves and captures
+_CHINESE = (True, False, "hop")     # Rutherford's cannon: slides, captures over a screen
+
+
+def _ride(direction: int, stride: int = 1, limit: int = 0, mode: tuple = _SLIDE) -> tuple:
+    return (direction, stride, limit) + mode
+
+
+_ITO = {
+    "K": ((1, 2, -1), ()),
+    "P": ((1,), ()), "+P": ((1, -1), ()),
+    "T": ((2, -1), ()), "+T": ((1, 2, -2), ()),
+    "C": ((), (_ride(1, mode=_KOREAN), _ride(-1, mode=_KOREAN))), "+C": ((), (_ride(1), _ride(-1))),
+    "H": ((3, -3), ()), "+H": ((2, 3, -2, -3), ()),
+    "G": ((4, -2), ()), "+G": ((1, -1, 4, -4), ()),
+    "F": ((-1,), (_ride(1, 2),)), "+F": ((), (_ride(1, 2), _ride(-1, 2))),
+}
+_RUTHERFORD = {
+    "K": ((1, 2), ()),
+    "P": ((1,), ()), "+P": ((1, -1), ()),
+    "S": ((1, 2, -2), ()), "+S": ((1, 2, -1), ()),
+    "N": ((1, 3), ()), "+N": ((2, 3, -2, -3), ()),
+    "B": ((), (_ride(1, 2, 8), _ride(-1, 2, 8))), "+B": ((), (_ride(1, 1, 8, _CHINESE), _ride(-1, 1, 8, _CHINESE))),
+    "L": ((), (_ride(1, 1, 8),)), "+L": ((), (_ride(1, 1, 4), _ride(-1, 1, 4))),
+}
+
+
+class Rules(NamedTuple):
+    name: str
+    kinds: str            # hand order, the king first
+    faces: dict
+    sizes: tuple          # the board lengths allowed
+    drop_promoted: bool   # Rutherford: drops either side up
+    king_limits: bool     # Rutherford: no drop behind or next to one's own king
+    drop_mate: bool       # may a drop give mate?
+    stalemate_illegal: bool
+
+
+_BOOL = {"yes": True, "on": True, "true": True, "1": True, "no": False, "off": False, "false": False, "0": False}
+
+
+def rules_for(spec: str) -> Rules:
+    """The rules of a variant spec (docs/rules.md, decision 9)."""
+    if not isinstance(spec, str):
+        raise RulesError("the variant must be a string")
+    name, _, switches = spec.strip().lower().partition(":")
+    if name == "ito":
+        values = {"drop_mate": True, "stalemate": "illegal", "repetition": True}
+    elif name == "rutherford":
+        values = {"repetition": True}
+    else:
+        raise RulesError(f"unknown variant {spec[:40]!r}")
+    for item in filter(None, (s.strip() for s in switches.split(","))):
+        key, _, value = item.partition("=")
+        if key not in values:
+            raise RulesError(f"unknown switch {key[:20]!r} for {name}")
+        if key == "stalemate":
+            if value not in ("illegal", "loss"):
+                raise RulesError("stalemate takes illegal or loss")
+        elif value not in _BOOL:
+            raise RulesError(f"bad value for {key}")
+        values[key] = value if key == "stalemate" else _BOOL[value]
+    if name == "ito":
+        return Rules("ito", "KPTCHGF", _ITO, (31,), False, False, bool(values["drop_mate"]),
+                     values["stalemate"] == "illegal")
+    # Repetition is a rule of games only: tsume has its own convention.
+    return Rules("rutherford", "KPSNBL", _RUTHERFORD, tuple(range(9, 65)), True, True, False, False)
+
+
+class Pos(NamedTuple):
+    """board[1..n] (board[0] unused): '' or a piece ('P', '+p'); hands[side]
+    counts by kind in ``Rules.kinds`` order (the king's always 0); turn."""
+
+    board: tuple
+    hands: tuple
+    turn: int
+
+
+def side_of(piece: str) -> int:
+    return BLACK if piece[-1].isupper() else WHITE
+
+
+def forward(side: int) -> int:
+    return -1 if side == BLACK else 1  # Black plays toward square 1
+
+
+def parse_position(text: str, rules: Rules) -> Pos:
+    """Read a position string (docs/notation.md); the move number is ignored."""
+    if not isinstance(text, str):
+        raise RulesError("the position must be a string")
+    fields = text.split()
+    if len(fields) not in (3, 4):
+        raise RulesError("a position has 3 or 4 fields")
+    board: list[str] = [""]
+    i, s = 0, fields[0]
+    while i < len(s):
+        if s[i].isdigit() and s[i].isascii():
+            j = i
+            while j < len(s) and s[j].isdigit() and s[j].isascii():
+                j += 1
+            if j - i > 3 or int(s[i:j]) == 0:
+                raise RulesError("bad run of empty squares")
+            board += [""] * int(s[i:j])
+            i = j
+            continue
+        face = "+" if s[i] == "+" else ""
+        i += len(face)
+        if i >= len(s) or (face + s[i].upper()) not in rules.faces:
+            raise RulesError(f"bad piece at column {i + 1}")
+        board.append(face + s[i])
+        i += 1
+    if len(board) - 1 not in rules.sizes:
+        raise RulesError(f"a board of {len(board) - 1} squares")
+    if fields[1] not in ("b", "w"):
+        raise RulesError("the side to move must be b or w")
+    hands = [[0] * len(rules.kinds), [0] * len(rules.kinds)]
+    if fields[2] != "-":
+        count = ""
+        for ch in fields[2]:
+            if ch.isdigit() and ch.isascii():
+                count += ch
+                continue
+            k = rules.kinds.find(ch.upper())
+            if k <= 0 or len(count) > 1:
+                raise RulesError(f"bad hand {fields[2][:20]!r}")
+            hands[side_of(ch)][k] += int(count or "1")
+            count = ""
+        if count:
+            raise RulesError(f"bad hand {fields[2][:20]!r}")
+    return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), BLACK if fields[1] == "b" else WHITE)
+
+
+def position_string(pos: Pos, rules: Rules) -> str:
+    out, run = "", 0
+    for p in pos.board[1:]:
+        if not p:
+            run += 1
+            continue
+        out += (str(run) if run else "") + p
+        run = 0
+    out += str(run) if run else ""
+    hand = ""
+    for side in (BLACK, WHITE):
+        for k, c in enumerate(pos.hands[side]):
+            if c:
+                letter = rules.kinds[k]
+                hand += (str(c) if c > 1 else "") + (letter if side == BLACK else letter.lower())
+    return f"{out} {'bw'[pos.turn]} {hand or '-'}"
+
+
+def king_square(pos: Pos, side: int) -> int:
+    k = "K" if side == BLACK else "k"
+    for sq in range(1, len(pos.board)):
+        if pos.board[sq] == k:
+            return sq
+    return 0
+
+
+def validate(pos: Pos, rules: Rules) -> str | None:
+    """Why a position cannot be a tsume (docs/rules.md, decision 6), or None."""
+    for k, letter in enumerate(rules.kinds):
+        limit = 1 if letter == "K" else 2
+        on_board = [p for p in pos.board if p and p[-1].upper() == letter]
+        for side in (BLACK, WHITE):
+            if letter == "K" and sum(1 for p in on_board if side_of(p) == side) > 1:
+                return "two kings of one side"
+        if letter != "K" and len(on_board) + pos.hands[0][k] + pos.hands[1][k] > limit:
+            return f"more than {limit} of {letter}"
+    if in_check(pos, 1 - pos.turn, rules):
+        return "the side not to move is in check"
+    return None
+
+
+def _targets(board: tuple, sq: int, piece: str, rules: Rules) -> list[int]:
+    """Squares the piece on ``sq`` can move to (empty, or an enemy to capture)."""
+    side = side_of(piece)
+    fwd = forward(side)
+    n = len(board) - 1
+    leaps, rides = rules.faces[piece.upper()]
+    out = []
+    for d in leaps:
+        t = sq + d * fwd
+        if 1 <= t <= n and (not board[t] or side_of(board[t]) != side):
+            out.append(t)
+    for direction, stride, limit, before, beyond, capture in rides:
+        step = direction * fwd * stride
+        t, screened = sq + step, False
+        while 1 <= t <= n and (not limit or abs(t - sq) <= limit):
+            other = board[t]
+            if not other:
+                if (before and not screened) or (beyond and screened):
+                    out.append(t)
+            elif capture == "slide" or screened:
+                if side_of(other) != side:
+                    out.append(t)
+                break
+            else:
+                screened = True
+            t += step
+    return out
+
+
+def attackers(board: tuple, target: int, by: int, rules: Rules, rides_only: bool = False) -> list[int]:
+    """The squares of ``by``'s pieces that attack ``target`` (only by a ride:
+    not counting leaps)."""
+    out = []
+    for sq in range(1, len(board)):
+        p = board[sq]
+        if p and side_of(p) == by:
+            if rides_only:
+                rides = rules.faces[p.upper()][1]
+                if target not in _targets(board, sq, p, rules._replace(faces={p.upper(): ((), rides)})):
+                    continue
+                out.append(sq)
+            elif target in _targets(board, sq, p, rules):
+                out.append(sq)
+    return out
+
+
+def attacked(board: tuple, target: int, by: int, rules: Rules) -> bool:
+    for sq in range(1, len(board)):
+        p = board[sq]
+        if p and side_of(p) == by and target in _targets(board, sq, p, rules):
+            return True
+    return False
+
+
+def in_check(pos: Pos, side: int, rules: Rules) -> bool:
+    k = king_square(pos, side)
+    return bool(k) and attacked(pos.board, k, 1 - side, rules)
+
+
+def drop_squares(pos: Pos, rules: Rules) -> list[int]:
+    n = len(pos.board) - 1
+    squares = [sq for sq in range(1, n + 1) if not pos.board[sq]]
+    k = king_square(pos, pos.turn) if rules.king_limits else 0
+    if k:
+        # Not behind one's own king (toward one's home end) nor next to it.
+        squares = [sq for sq in squares if (sq < k - 1 if pos.turn == BLACK else sq > k + 1)]
+    return squares
+
+
+def pseudo_moves(pos: Pos, rules: Rules) -> list[str]:
+    side, board = pos.turn, pos.board
+    moves = []
+    for sq in range(1, len(board)):
+        p = board[sq]
+        if p and side_of(p) == side:
+            moves += [f"{sq}-{t}" for t in _targets(board, sq, p, rules)]
+    held = [rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c]
+    if held:
+        squares = drop_squares(pos, rules)
+        for letter in held:
+            for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):
+                moves += [f"{face}*{sq}" for sq in squares]
+    return moves
+
+
+def make(pos: Pos, move: str, rules: Rules) -> Pos:
+    """The position after a pseudo-legal move (not checked here)."""
+    side = pos.turn
+    board = list(pos.board)
+    hands = [list(pos.hands[0]), list(pos.hands[1])]
+    if "*" in move:
+        face, _, square = move.partition("*")
+        hands[side][rules.kinds.index(face[-1])] -= 1
+        board[int(square)] = face if side == BLACK else face.lower()
+    else:
+        a, _, b = move.partition("-")
+        frm, to = int(a), int(b)
+        piece, taken = board[frm], board[to]
+        if taken:
+            hands[side][rules.kinds.index(taken[-1].upper())] += 1
+            if piece[-1].upper() != "K":
+                # Capture flips the capturer, either way.
+                piece = piece[1:] if piece[0] == "+" else "+" + piece
+        board[frm], board[to] = "", piece
+    return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), 1 - side)
+
+
+def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
+    """(move, position after) for the moves that leave the mover's king unattacked."""
+    out = []
+    for m in pseudo_moves(pos, rules):
+        after = make(pos, m, rules)
+        if not in_check(after, pos.turn, rules):
+            out.append((m, after))
+    return out
+
+
+def has_king_safe_move(pos: Pos, rules: Rules) -> bool:
+    """The inner test of decision 1: movement, drop limits and king safety only."""
+    for m in pseudo_moves(pos, rules):
+        if not in_check(make(pos, m, rules), pos.turn, rules):
+            return True
+    return False
+
+
+def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
+    """(move, position after, gives check) for every legal move.  Repetition
+    is a rule of games: the tsume convention is the checker's business."""
+    out = []
+    other = 1 - pos.turn
+    for m, after in _king_safe(pos, rules):
+        check = in_check(after, other, rules)
+        if king_square(after, other):
+            if check and "*" in m and not rules.drop_mate and not has_king_safe_move(after, rules):
+                continue  # a drop that gives checkmate
+            if not check and rules.stalemate_illegal and not has_king_safe_move(after, rules):
+                continue  # Ito: a move that stalemates
+        out.append((m, after, check))
+    return out
+
+
+def checks(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
+    """(move, position after) for the legal moves that give check (the
+    stalemate rule never bars one)."""
+    out = []
+    other = 1 - pos.turn
+    for m in pseudo_moves(pos, rules):
+        after = make(pos, m, rules)
+        if not in_check(after, other, rules) or in_check(after, pos.turn, rules):
+            continue
+        if "*" in m and not rules.drop_mate and not has_king_safe_move(after, rules):
+            continue  # a drop that gives checkmate
+        out.append((m, after))
+    return out
+
+
+def play(pos: Pos, move: object, rules: Rules) -> Pos | None:
+    """The position after ``move`` if it is legal here, else None."""
+    if not isinstance(move, str) or move not in pseudo_moves(pos, rules):
+        return None
+    after = make(pos, move, rules)
+    other = 1 - pos.turn
+    if in_check(after, pos.turn, rules):
+        return None
+    if king_square(after, other):
+        check = in_check(after, other, rules)
+        if check and "*" in move and not rules.drop_mate and not has_king_safe_move(after, rules):
+            return None
+        if not check and rules.stalemate_illegal and not has_king_safe_move(after, rules):
+            return None
+    return after
+
+
+def ride_checkers(pos: Pos, rules: Rules) -> list[int]:
+    """The pieces checking the side to move's king along a ride, not by a leap."""
+    k = king_square(pos, pos.turn)
+    return attackers(pos.board, k, 1 - pos.turn, rules, rides_only=True) if k else []
+
+
+def interposition_checker(pos: Pos, move: str, rules: Rules) -> int:
+    """The checker's square if the defender's ``move`` is an interposition: a
+    drop or non-king move onto a square strictly between the king and a ride
+    checker (the lowest such checker); else 0 (docs/solver.md, convention 6)."""
+    k = king_square(pos, pos.turn)
+    if not k:
+        return 0
+    if "*" in move:
+        to = int(move.partition("*")[2])
+    else:
+        a, _, b = move.partition("-")
+        if int(a) == k:
+            return 0
+        to = int(b)
+    for c in ride_checkers(pos, rules):
+        if min(c, k) < to < max(c, k):
+            return c
+    return 0
+
+
+def handed_back(pos: Pos, rules: Rules, kind_letter: str) -> Pos:
+    """``pos`` with one piece of a kind moved from the hand of the side that
+    just moved (the capturer) to the side to move."""
+    k = rules.kinds.index(kind_letter.upper())
+    hands = [list(pos.hands[0]), list(pos.hands[1])]
+    hands[1 - pos.turn][k] -= 1
+    hands[pos.turn][k] += 1
+    return Pos(pos.board, (tuple(hands[0]), tuple(hands[1])), pos.turn)
+

@@ -1,0 +1,499 @@
+"""Writing certificates (docs/certificates.md) from the engine's proofs.
+
+The writer asks the df-pn engine, walking its lines so that repetitions count
+as in the verifier, for a proof of the mate, the refutations behind the
+length, and a defender strategy against every other check on the main line;
+the checker (:mod:`tsume.certificate.check`) shares none of this code.  A
+certificate the checker would not accept is never written: the writer checks
+its own output and raises :class:`CertificateError` instead.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..conventions import interposition_square, ranged_checkers, recaptures
+from ..errors import ArgumentError, TsumeError
+from ..limits import Limits, check_limits
+from ..outcome import Verdict
+from ..position import Move, Position
+from ..problem import Problem, require_problem
+from ..render import plies
+from ..search import Search, SearchLimit
+from ..verify import Report
+from .check import CLAIMS, FORMAT, VERSION, check_certificate
+
+__all__ = ["write_certificate", "certificate_for", "pack", "CertificateError"]
+
+#: The search's memory for the writer's hypothetical positions (a useless
+#: interposition's capture with the piece handed back): small proofs.
+_SIDE_MEMORY = 16.0
+#: How deep the writer walks one search's line (the engine stops at 500 plies).
+_WALK_LIMIT = 400
+#: The most nodes a certificate's refutations and strategies may have: past
+#: it the problem is not certified (the certificate would be too large to check).
+MAX_NODES = 50_000
+
+
+class CertificateError(TsumeError):
+    """A problem that cannot be certified (not sound, or a proof the
+    certificate cannot express); the message says why, in one line."""
+
+
+class _Ctx:
+    """One search and the walk along its current line, with the position in step."""
+
+    def __init__(self, search: Search, pos: Position) -> None:
+        self.search, self.pos = search, pos
+
+    @contextmanager
+    def at(self, m: Move) -> Iterator[None]:
+        self.search.walk(m)
+        self.pos.push(m)
+        try:
+            yield
+        finally:
+            self.search.unwalk()
+            self.pos.pop()
+
+
+class _Writer:
+    def __init__(self, attacker: Any, limits: Limits) -> None:
+        self.attacker = attacker
+        self.limits = limits
+        self.mate: dict[int, list] = {}          # id -> node
+        self.mate_memo: dict[tuple, tuple[int, int]] = {}  # key -> (id, bound)
+        self.next_id = 0
+        self.main: set[int] = set()
+        self.refute: list[list] = []
+        self.refute_memo: dict[tuple, list[tuple[int, int, str]]] = {}
+        self.refute_log: list[tuple] = []  # the memo's keys in the order added, to undo
+        self.strategy: list[list] = []
+        self.strategy_memo: dict[tuple, int] = {}
+
+    # the proof of mate -------------------------------------------------------
+
+    def _new(self, key: tuple, b: int, node: list) -> tuple[int, bool]:
+        """The node id for a position proven within ``b``, and whether it is new."""
+        known = self.mate_memo.get(key)
+        if known is not None:
+            if known[0] in self.main and known[1] > b:
+                raise CertificateError("a variation needs a main-line position proven in fewer plies")
+            self.mate_memo[key] = (known[0], b)
+            return known[0], False
+        i = self.next_id
+        self.next_id += 1
+        self.mate_memo[key] = (i, b)
+        self.mate[i] = node
+        return i, True
+
+    def attacker_node(self, ctx: _Ctx, b: int) -> int:
+        key = ctx.pos.key()
+        known = self.mate_memo.get(key)
+        if known is not None and known[1] <= b:
+            return known[0]
+        chosen = None
+        for c in ctx.pos.checks():
+            with ctx.at(c):
+                if ctx.search.mate(b - 1):
+                    chosen = c
+                    break
+        if chosen is None:
+            raise CertificateError(f"no mate within {plies(b)} found at {ctx.pos.fen(False)}")
+        i, _ = self._new(key, b, ["A", None, None])
+        with ctx.at(chosen):
+            child = self.defender_node(ctx, b - 1)
+        self.mate[i] = ["A", str(chosen), child]
+        return i
+
+    def main_node(self, ctx: _Ctx, b: int, rest: list[Move]) -> int:
+        """The attacker node of the main line with ``rest`` to play (proven first,
+        so that variations coming back to it share it)."""
+        i, _ = self._new(ctx.pos.key(), b, ["A", None, None])
+        self.main.add(i)
+        with ctx.at(rest[0]):
+            child = self.defender_node(ctx, b - 1, rest[1:])
+        self.mate[i] = ["A", str(rest[0]), child]
+        return i
+
+    def defender_node(self, ctx: _Ctx, b: int, rest: list[Move] | None = None) -> int:
+        key = ctx.pos.key()
+        known = self.mate_memo.get(key)
+        if known is not None and known[1] <= b and not rest:
+            return known[0]
+        i, _ = self._new(key, b, ["D", {}])
+        if rest:
+            self.main.add(i)
+        table: dict[str, Any] = {}
+        ranged = ranged_checkers(ctx.pos)
+        evasions = ctx.pos.evasions()
+        if rest:
+            evasions.sort(key=lambda d: d != rest[0])
+        for d in evasions:
+            if rest and d == rest[0]:
+                with ctx.at(d):
+                    table[str(d)] = self.main_node(ctx, b - 1, rest[1:])
+            elif ctx.search.is_useless(d):
+                table[str(d)] = self.useless(ctx, d, interposition_square(ctx.pos, d, ranged))
+            else:
+                with ctx.at(d):
+                    table[str(d)] = self.attacker_node(ctx, b - 1)
+        self.mate[i] = ["D", table]
+        return i
+
+    def useless(self, ctx: _Ctx, d: Move, checker: int) -> list:
+        """``["u", after, capture, handed back, witness]`` for a useless interposition."""
+        r = ctx.search.best_other_value()
+        if r is None:
+            raise CertificateError(f"no value for the other defences at {ctx.pos.fen(False)}")
+        witness = None
+        if r >= 4:
+            # R's lower bound: a defence that does not interpose and lasts R.
+            ranged = ranged_checkers(ctx.pos)
+            for w in ctx.pos.evasions():
+                if interposition_square(ctx.pos, w, ranged):
+                    continue
+                with ctx.at(w):
+                    if not ctx.search.mate(r - 3):
+                        witness = [str(w), self.refutation(ctx, r - 3, "m")]
+                        break
+            if witness is None:
+                raise CertificateError(f"no defence lasting {plies(r)} found at {ctx.pos.fen(False)}")
+        capture = Move(checker, d.to_square)
+        with ctx.at(d):
+            after = self.attacker_node(ctx, r + 1)
+            backs = [b for b in recaptures(ctx.pos, checker, d.to_square)]
+        if not backs:
+            raise CertificateError(f"{d} is useless but cannot be taken at {ctx.pos.fen(False)}")
+        q = self.hypothetical(backs[0], r)
+        return ["u", after, str(capture), q, witness]
+
+    def hypothetical(self, pos: Position, b: int) -> int:
+        """A defender node that play never reaches (a capture with the piece
+        handed back): its proof, each defence searched from a new search."""
+        key = pos.key()
+        known = self.mate_memo.get(key)
+        if known is not None and known[1] <= b:
+            return known[0]
+        saved = dict(self.mate_memo)
+        i, _ = self._new(key, b, ["D", {}])
+        try:
+            ranged = ranged_checkers(pos)
+            plain = [e for e in pos.evasions() if not interposition_square(pos, e, ranged)]
+            values = []
+            for e in plain:
+                child = pos.copy()
+                child.push(e)
+                v = Search(child, limits=self._side_limits()).value()
+                if v is None:
+                    raise CertificateError(f"no mate after {e} at {pos.fen(False)}")
+                values.append(1 + v)
+            r = max(values, default=0)
+            table: dict[str, Any] = {}
+            for e in pos.evasions():
+                child = pos.copy()
+                child.push(e)
+                sub = _Ctx(Search(child, limits=self._side_limits()), child)
+                checker = interposition_square(pos, e, ranged)
+                entry = self._hypothetical_useless(pos, e, checker, r, plain, sub) if checker else None
+                table[str(e)] = entry if entry is not None else self.attacker_node(sub, b - 1)
+        except CertificateError:
+            self.mate_memo = saved  # nothing half-built is shared
+            raise
+        self.mate[i] = ["D", table]
+        return i
+
+    def _hypothetical_useless(self, pos: Position, e: Move, checker: int, r: int, plain: list[Move],
+                              sub: _Ctx) -> list | None:
+        if not sub.search.mate(r + 1):
+            return None
+        backs = list(recaptures(sub.pos, checker, e.to_square))
+        if not backs:
+            return None
+        witness = None
+        if r >= 4:
+            for w in plain:
+                child = pos.copy()
+                child.push(w)
+                wctx = _Ctx(Search(child, limits=self._side_limits()), child)
+                if not wctx.search.mate(r - 3):
+                    witness = [str(w), self.refutation(wctx, r - 3, "m")]
+                    break
+            if witness is None:
+                return None
+        try:
+            q = self.hypothetical(backs[0], r)
+        except CertificateError:
+            return None
+        after = self.attacker_node(sub, r + 1)
+        return ["u", after, str(Move(checker, e.to_square)), q, witness]
+
+    def _side_limits(self) -> Limits:
+        memory = self.limits.memory
+        return Limits(time=self.limits.time, nodes=self.limits.nodes,
+                      memory=min(memory, _SIDE_MEMORY) if memory else _SIDE_MEMORY)
+
+    # refutations: no mate within a bound ---------------------------------------
+
+    def refutation(self, ctx: _Ctx, k: int, mode: str) -> int:
+        """A node proving, attacker to move, no mate within ``k`` (mode "m"),
+        or none within k - 2 and none within k leaving a piece (mode "p")."""
+        key = ctx.pos.key()
+        for i, kk, mm in self.refute_memo.get(key, ()):
+            if kk >= k and (mm == "m" or mode == "p"):
+                return i
+        i = self._grow(self.refute)
+        self.refute.append(["R", k, mode, {}])
+        self.refute_memo.setdefault(key, []).append((i, k, mode))
+        self.refute_log.append(key)
+        table: dict[str, list] = {}
+        if k >= 1:
+            for c in ctx.pos.checks():
+                with ctx.at(c):
+                    table[str(c)] = self._answer(ctx, k, mode)
+        self.refute[i][3] = table
+        return i
+
+    def _answer(self, ctx: _Ctx, k: int, mode: str) -> list:
+        pos = ctx.pos
+        if mode == "p" and k == 1 and not any(pos.hand_counts(self.attacker)):
+            return []
+        ranged = ranged_checkers(pos)
+        candidates, capturable = [], []
+        evasions = pos.evasions()
+        for d in evasions:
+            checker = interposition_square(pos, d, ranged)
+            if checker:
+                pos.push(d)
+                takes = any(x.from_square == checker and x.to_square == d.to_square for x in pos.checks())
+                pos.pop()
+                if takes:
+                    capturable.append(d)  # it might be useless: only as below
+                    continue
+            candidates.append(d)
+        if k - 2 < 1 and candidates:
+            return [str(candidates[0])]
+        # The engine's answers count repetitions of the line, which the
+        # refutations do not use: a defence is tried, and taken back if no
+        # refutation without them follows.
+        tries: list[tuple[Move, int, str]] = [(d, k - 2, "m") for d in candidates]
+        if mode == "p" and k >= 3:
+            tries += [(d, k - 2, "p") for d in candidates]
+        if len(capturable) == len(evasions):
+            # No defence but interpositions: R is 0, and one that is not
+            # mated within 1 is no useless one.
+            tries += [(d, max(k - 2, 1), "m") for d in capturable]
+        for d, need, kind in tries:
+            with ctx.at(d):
+                if kind == "m" and ctx.search.mate(need):
+                    continue
+                if kind == "p":
+                    if k - 4 >= 1 and ctx.search.mate(k - 4):
+                        continue
+                    v = ctx.search.value()
+                    if v != need or ctx.search.best_line(v)[1] != 0:
+                        continue
+                mark, size = len(self.refute_log), len(self.refute)
+                try:
+                    return [str(d), self.refutation(ctx, need, kind)]
+                except CertificateError:
+                    self._undo(mark, size)
+        raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
+
+    def _undo(self, mark: int, size: int) -> None:
+        while len(self.refute_log) > mark:
+            self.refute_memo[self.refute_log.pop()].pop()
+        del self.refute[size:]
+
+    def _grow(self, nodes: list) -> int:
+        if len(nodes) >= MAX_NODES:
+            raise CertificateError(f"more than {MAX_NODES:,} nodes of refutations or strategies")
+        return len(nodes)
+
+    # the defender's strategies against the other checks ----------------------
+
+    def strategy_defender(self, ctx: _Ctx, history: set) -> int | str:
+        key = ctx.pos.key()
+        if key in self.strategy_memo:
+            return self.strategy_memo[key]
+        if key in history:
+            return "rep"
+        i = self._grow(self.strategy)
+        self.strategy.append(["SD", None, None])
+        self.strategy_memo[key] = i
+        # The escape that leaves the attacker fewest checks keeps the strategy
+        # small; one that leaves none, or repeats a position, needs no search.
+        ranked = []
+        for n, d in enumerate(ctx.pos.evasions()):
+            ctx.pos.push(d)
+            key2 = ctx.pos.key()
+            score = -1 if key2 in history or key2 in self.strategy_memo else len(ctx.pos.checks())
+            ctx.pos.pop()
+            ranked.append((score, n, d))
+        ranked.sort()
+        best = None
+        for score, n, d in ranked:
+            if score > 0:
+                with ctx.at(d):
+                    if ctx.search.mates_at_all():
+                        continue
+            best = (score, n, d)
+            break
+        if best is None:
+            raise CertificateError(f"every defence is mated at {ctx.pos.fen(False)}")
+        with ctx.at(best[2]):
+            target = self.strategy_attacker(ctx, history)
+        self.strategy[i] = ["SD", str(best[2]), target]
+        return i
+
+    def strategy_attacker(self, ctx: _Ctx, history: set) -> int | str:
+        if ctx.search.walked >= _WALK_LIMIT:
+            # The engine's line has a length limit: go on from a new search
+            # rooted here.  Its answers, blind to the line above, are only
+            # more cautious ("no mate" without repetitions holds with them).
+            ctx = _Ctx(Search(ctx.pos.copy(), limits=self._side_limits()), ctx.pos.copy())
+        key = ctx.pos.key()
+        if key in self.strategy_memo:
+            return self.strategy_memo[key]
+        if key in history:
+            return "rep"
+        i = self._grow(self.strategy)
+        self.strategy.append(["SA", {}])
+        self.strategy_memo[key] = i
+        table = {}
+        for c in ctx.pos.checks():
+            with ctx.at(c):
+                table[str(c)] = self.strategy_defender(ctx, history)
+        self.strategy[i] = ["SA", table]
+        return i
+
+
+def _ordered(mate: dict[int, list]) -> list[list]:
+    """The proof's nodes renumbered so that every edge goes to a later node
+    (the root first); a cycle means a line could repeat a position."""
+    def edges(node: list) -> list[int]:
+        if node[0] == "A":
+            return [node[2]]
+        out = []
+        for e in node[1].values():
+            out += [e[1], e[3]] if isinstance(e, list) else [e]
+        return out
+
+    order: list[int] = []
+    state: dict[int, int] = {}
+    stack = [(0, iter(edges(mate[0])))]
+    state[0] = 1
+    while stack:
+        i, it = stack[-1]
+        j = next(it, None)
+        if j is None:
+            stack.pop()
+            state[i] = 2
+            order.append(i)
+        elif state.get(j) == 1:
+            raise CertificateError("the engine's proof repeats a position on a line")
+        elif j not in state:
+            state[j] = 1
+            stack.append((j, iter(edges(mate[j]))))
+    order.reverse()
+    number = {i: n for n, i in enumerate(order)}
+
+    def renumber(node: list) -> list:
+        if node[0] == "A":
+            return ["A", node[1], number[node[2]]]
+        table = {m: ([e[0], number[e[1]], e[2], number[e[3]], e[4]] if isinstance(e, list) else number[e])
+                 for m, e in node[1].items()}
+        return ["D", table]
+    return [renumber(mate[i]) for i in order]
+
+
+def certificate_for(problem: Problem, report: Report, *, limits: Limits | None = None, check: bool = True) -> dict:
+    """One problem's certificate, as a JSON-ready dict; with ``check`` (the
+    default) the checker accepts it before it is returned (the benchmark
+    times the two apart)."""
+    tsume = require_problem(problem, "certificate_for")
+    limits = check_limits(limits)
+    if not isinstance(report, Report):
+        raise ArgumentError(f"report must be a tsume.verify.Report, not {type(report).__name__}")
+    if report.position != tsume.fen or report.variant != tsume.variant.spec:
+        raise ArgumentError("the report is not this problem's")
+    if report.verdict != Verdict.SOUND:
+        why = ", ".join(f.kind for f in report.findings if f.severity != "info") or "no findings"
+        raise CertificateError(f"not certified: the problem is {report.verdict} ({why})")
+    root = tsume.position()
+    moves = [m for m in _replay(root, report.mainline)]
+    length = len(moves)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        search = Search(root, limits=limits)
+        ctx = _Ctx(search, root.copy())
+        w = _Writer(root.turn, limits)
+        w.main_node(ctx, length, moves)
+        length_refutation = w.refutation(ctx, length, "p")
+        alternatives: list[list] = []
+        history: set = set()
+        walked = 0
+        try:
+            for ply, m in enumerate(moves, 1):
+                history.add(ctx.pos.key())
+                if ctx.pos.turn == root.turn:
+                    for c in ctx.pos.checks():
+                        if c == m:
+                            continue
+                        with ctx.at(c):
+                            alternatives.append([ply, str(c), w.strategy_defender(ctx, history)])
+                ctx.search.walk(m)
+                ctx.pos.push(m)
+                walked += 1
+        finally:
+            for _ in range(walked):
+                ctx.search.unwalk()
+                ctx.pos.pop()
+    except SearchLimit as exc:
+        raise CertificateError(f"not certified: the {exc} stopped the writer") from None
+    except RecursionError:
+        raise CertificateError("not certified: a proof too deep for the writer") from None
+    finally:
+        sys.setrecursionlimit(limit)
+    cert = {
+        "id": report.id, "variant": tsume.variant.spec, "position": tsume.fen, "claims": list(CLAIMS),
+        "length": length, "mainline": list(report.mainline),
+        "stated_length": tsume.length, "stated_solution": list(tsume.solution) if tsume.solution else None,
+        "mate": _ordered(w.mate), "refute": w.refute, "length_refutation": length_refutation,
+        "alternatives": alternatives, "strategy": w.strategy,
+    }
+    result = check_certificate(_document([cert])) if check else None
+    if result is not None and not result.accepted:
+        raise CertificateError(f"not certified: the checker rejects the certificate written ({result.line()})")
+    return cert
+
+
+def _replay(root: Position, mainline: list[str]) -> list[Move]:
+    pos = root.copy()
+    out = []
+    for text in mainline:
+        m = pos.parse_move(text)
+        pos.push(m)
+        out.append(m)
+    return out
+
+
+def _document(certs: list[dict]) -> dict:
+    return {"format": FORMAT, "version": VERSION, "problems": certs}
+
+
+def pack(certs: list[dict]) -> bytes:
+    """A certificate file (gzip-compressed JSON) holding these problems' certificates."""
+    text = json.dumps(_document(certs), separators=(",", ":"), sort_keys=False)
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+def write_certificate(problem: Problem, report: Report, *, limits: Limits | None = None) -> bytes:
+    """A certificate file for one sound problem (its :func:`tsume.verify.verify` report)."""
+    return pack([certificate_for(problem, report, limits=limits)])
