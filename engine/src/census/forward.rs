@@ -12,7 +12,7 @@
 //! (with each node's count), the first half of a CSR graph.
 
 use crate::census::key::{KeyCodec, MAX_WORDS};
-use crate::census::marks::interposes;
+use crate::census::marks::{interposes, MARKED};
 use crate::census::memory::room;
 use crate::census::table::{hash_padded, NodeTable};
 use crate::census::Halt;
@@ -21,10 +21,6 @@ use crate::rules::position::Position;
 
 /// A node's flags: the attacker is to move.
 pub(crate) const ATTACKER: u8 = 1;
-/// A node's flags: a defender node with an interposition among its replies
-/// (after [`crate::census::marks::spread`]: a node from which such a node
-/// can be reached).
-pub(crate) const MARKED: u8 = 2;
 
 /// How many nodes are expanded before their children are looked up (and
 /// between two calls of `keep_going`): the children's keys are made and their

@@ -10,11 +10,14 @@
 //! is settled by the df-pn solver instead, and an unmarked one is exact.
 
 use crate::census::csr::Parents;
-use crate::census::forward::MARKED;
 use crate::census::Halt;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Mask;
+
+/// A node's flags: a defender node with an interposition among its replies
+/// (after [`spread`]: a node from which such a node can be reached).
+pub(crate) const MARKED: u8 = 2;
 
 /// Is one of the defender's `moves` an interposition: a drop or a move of a
 /// piece other than the king onto a square strictly between its king and one

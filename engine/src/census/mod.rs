@@ -42,8 +42,9 @@ use crate::rules::position::Position;
 
 use backward::{distances, UNWON};
 use csr::Parents;
-use forward::{build, MARKED};
+use forward::build;
 use key::KeyCodec;
+use marks::MARKED;
 
 /// Why an analysis stopped without answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
