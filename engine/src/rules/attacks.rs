@@ -4,6 +4,30 @@ use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::{bit, has, Mask, Square, Squares};
+use crate::rules::tables::RayGroup;
+
+/// Does the piece nearest `k` on `g`'s line through `k` (occupancy `occ`)
+/// slide to `k`, or the one behind it hop to it?  `at` says what stands on
+/// a square, so a move can be looked at without making it.
+#[inline(always)]
+fn line_attacks(g: &RayGroup, k: Square, occ: Mask, at: impl Fn(Square) -> u8) -> bool {
+    let mut m = occ & g.lattice[k as usize];
+    if m == 0 {
+        return false;
+    }
+    let p = g.nearest(m);
+    if g.slide_range[at(p) as usize] >= p.abs_diff(k) {
+        return true;
+    }
+    if !g.has_hop {
+        return false;
+    }
+    m ^= bit(p);
+    m != 0 && {
+        let p = g.nearest(m);
+        g.hop_range[at(p) as usize] >= p.abs_diff(k)
+    }
+}
 
 impl Position {
     /// Is square `k` attacked by a piece of colour `by`?
@@ -19,27 +43,9 @@ impl Position {
             }
         }
         let occ = self.occ[0] | self.occ[1];
-        for g in &t.ray_att[c] {
-            let mut m = occ & g.lattice[k as usize];
-            if m == 0 {
-                continue;
-            }
-            let p = g.nearest(m);
-            let dist = p.abs_diff(k);
-            if g.slide_range[board[p as usize] as usize] >= dist {
-                return true;
-            }
-            if g.has_hop {
-                m ^= bit(p);
-                if m != 0 {
-                    let p = g.nearest(m);
-                    if g.hop_range[board[p as usize] as usize] >= p.abs_diff(k) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        t.ray_att[c]
+            .iter()
+            .any(|g| line_attacks(g, k, occ, |p| board[p as usize]))
     }
 
     /// [`Position::is_attacked`] as it would be with occupancy `occ` and value `val` on `sq`.
@@ -73,26 +79,7 @@ impl Position {
                 return true;
             }
         }
-        for g in &t.ray_att[c] {
-            let mut m = occ & g.lattice[k as usize];
-            if m == 0 {
-                continue;
-            }
-            let p = g.nearest(m);
-            if g.slide_range[at(p) as usize] >= p.abs_diff(k) {
-                return true;
-            }
-            if g.has_hop {
-                m ^= bit(p);
-                if m != 0 {
-                    let p = g.nearest(m);
-                    if g.hop_range[at(p) as usize] >= p.abs_diff(k) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        t.ray_att[c].iter().any(|g| line_attacks(g, k, occ, at))
     }
 
     /// [`Position::attacked_occ`] of a piece of colour `by` moved from `frm`
@@ -121,30 +108,9 @@ impl Position {
         }
         let touched = bit(sq) | if frm != 0 { bit(frm) } else { 0 };
         let at = |p: Square| if p == sq { val } else { board[p as usize] };
-        for g in &t.ray_att[c] {
-            let lattice = g.lattice[k as usize];
-            if lattice & touched == 0 {
-                continue;
-            }
-            let mut m = occ & lattice;
-            if m == 0 {
-                continue;
-            }
-            let p = g.nearest(m);
-            if g.slide_range[at(p) as usize] >= p.abs_diff(k) {
-                return true;
-            }
-            if g.has_hop {
-                m ^= bit(p);
-                if m != 0 {
-                    let p = g.nearest(m);
-                    if g.hop_range[at(p) as usize] >= p.abs_diff(k) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        t.ray_att[c]
+            .iter()
+            .any(|g| g.lattice[k as usize] & touched != 0 && line_attacks(g, k, occ, at))
     }
 
     /// Would move `m` of colour `c` leave its own king attacked?
