@@ -1,42 +1,14 @@
-"""What keeps overheads down: the collector paused while the census holds
-its graph (tsume.gcpause), 62-bit Zobrist keys, and the search's widened
+"""What keeps overheads down: 62-bit Zobrist keys and the search's widened
 thresholds (fewer nodes expanded again) -- each checked present and without
 effect on any answer."""
 
 from __future__ import annotations
 
-import gc
-
 import pytest
 
-from tsume.gcpause import PausedGC
 from tsume.position import Position
 from tsume.search import Options, Search
 from tsume.variant import get_variant
-
-
-def test_paused_gc_restores_the_callers_state_and_nests():
-    assert gc.isenabled()
-    with PausedGC():
-        assert not gc.isenabled()
-        with PausedGC():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the inner one leaves it to the outer
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with PausedGC():
-            pass
-        assert not gc.isenabled()  # a caller's own choice is kept
-    finally:
-        gc.enable()
-
-
-def test_paused_gc_comes_back_after_an_exception():
-    with pytest.raises(ZeroDivisionError):
-        with PausedGC():
-            1 / 0
-    assert gc.isenabled()
 
 
 @pytest.mark.parametrize("spec", ["ito", "rutherford"])
