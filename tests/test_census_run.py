@@ -16,7 +16,7 @@ import pytest
 
 from tsume.census.classify import ALTERNATIVE_FIRST_MOVE, attacker_pieces, classify, remove_piece
 from tsume.census.family import parse_family
-from tsume.census.retro import Solved
+from tsume.census.retro import Solved, shard_part
 from tsume.census.run import MANIFEST, census, estimate_mb, probe_factor, run_shard, table
 from tsume.collection import load
 from tsume.errors import ArgumentError
@@ -223,6 +223,57 @@ def test_resume_refuses_another_family_or_length_and_a_busy_directory(tmp_path):
     (tmp_path / "junk" / "x").write_text("x")
     with pytest.raises(ArgumentError, match="not a census directory"):
         census(fam(), tmp_path / "junk", max_plies=15, executor=InProcess(), resume=True)
+
+
+# --- shards cut into parts -------------------------------------------------------------------------
+
+
+def test_the_parts_of_a_shard_are_its_positions_once_in_order():
+    f = fam(("attacker=GT, hand=G, defender-hand=none", "ito"))
+    whole = [p.fen() for p in f.positions(16)]
+    for parts in (1, 2, 7, len(whole) + 3):
+        cut = [[p.fen() for p in shard_part(f, 16, k, parts)] for k in range(parts)]
+        assert [x for c in cut for x in c] == whole
+        assert max(map(len, cut)) - min(map(len, cut)) <= 1
+    for bad in ((3, 3), (-1, 2), (0, 0), (True, 2)):
+        with pytest.raises(ArgumentError):
+            shard_part(f, 16, *bad)
+
+
+def test_parts_give_the_same_census_in_smaller_graphs(tmp_path, ruth_run):
+    out = tmp_path / "parts"
+    s = census(fam(), out, max_plies=15, executor=InProcess(), parts=3)
+    assert shard_files(out) == [f"shard-{k:02d}-{p:02d}.json" for k in fam().shards() for p in range(3)]
+    assert json.loads((out / MANIFEST).read_text())["parts"] == 3
+    assert stable(s.table) == stable(ruth_run[1].table)
+    assert (out / "sound.tsume").read_text() == (ruth_run[0] / "sound.tsume").read_text()
+    # Each part builds its own, smaller graph: the largest task shrinks.
+    def largest(d: Path) -> int:
+        return max(json.loads(p.read_text())["stats"]["graph_nodes"] for p in d.glob("shard-*.json"))
+    assert largest(out) < largest(ruth_run[0])
+    assert s.shards_total == 27 and estimate_mb(fam(), 15, parts=3) < estimate_mb(fam(), 15)
+
+
+def test_a_census_in_parts_resumes_and_refuses_other_parts(tmp_path, ruth_run):
+    out = tmp_path / "parts"
+    census(fam(), out, max_plies=15, executor=InProcess(), parts=2)
+    (out / "shard-05-01.json").unlink()
+    again = InProcess()
+    s = census(fam(), out, max_plies=15, executor=again, parts=2, resume=True)
+    assert again.submitted == [5] and stable(s.table) == stable(ruth_run[1].table)
+    for parts in (1, 3):
+        with pytest.raises(ArgumentError, match="--parts") as e:
+            census(fam(), out, max_plies=15, executor=InProcess(), parts=parts, resume=True)
+        assert "\n" not in str(e.value)
+
+
+def test_more_parts_let_a_census_fit_its_budget(tmp_path):
+    f = fam()
+    budget = 2 * estimate_mb(f, 15, parts=3)  # two parts at once fit; two whole shards do not
+    with pytest.raises(ArgumentError, match="more parts"):
+        census(f, tmp_path / "a", max_plies=15, workers=2, executor=InProcess(), memory_mb=budget)
+    s = census(f, tmp_path / "b", max_plies=15, workers=2, executor=InProcess(), memory_mb=budget, parts=3)
+    assert s.table["positions"] == 50
 
 
 # --- Dask, memory -----------------------------------------------------------------------------------
