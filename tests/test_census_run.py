@@ -16,8 +16,8 @@ import pytest
 
 from tsume.census.classify import ALTERNATIVE_FIRST_MOVE, attacker_pieces, classify, remove_piece
 from tsume.census.family import parse_family
-from tsume.census.retro import Solved, shard_part
-from tsume.census.run import MANIFEST, census, estimate_mb, probe_factor, run_shard, table
+from tsume.census.retro import Solved, shard_part, solve_shard
+from tsume.census.run import BASE_MB, BYTES_PER_NODE, MANIFEST, census, estimate_mb, probe_factor, run_shard, table
 from tsume.collection import load
 from tsume.errors import ArgumentError
 from tsume.problem import Problem
@@ -265,6 +265,16 @@ def test_a_census_in_parts_resumes_and_refuses_other_parts(tmp_path, ruth_run):
         with pytest.raises(ArgumentError, match="--parts") as e:
             census(fam(), out, max_plies=15, executor=InProcess(), parts=parts, resume=True)
         assert "\n" not in str(e.value)
+
+
+def test_the_estimate_of_a_part_covers_its_largest_graph():
+    """The memory model holds for parts too: no part's graph outgrows the
+    estimate one part is given (Ito attacker=GT, hand=G: 31 shards)."""
+    f = parse_family("attacker=GT, hand=G, defender-hand=none", "ito")
+    for parts in (1, 4):
+        largest = max(solve_shard(f, k, 15, None, p, parts)[1]["graph_nodes"]
+                      for k in f.shards() for p in range(parts))
+        assert BASE_MB + largest * BYTES_PER_NODE / 1e6 <= estimate_mb(f, 15, parts=parts)
 
 
 def test_more_parts_let_a_census_fit_its_budget(tmp_path):
