@@ -342,10 +342,22 @@ def test_cli_census_prints_the_table_and_resumes(tmp_path, ruth_run):
     assert stable(json.loads(r.stdout)) == stable(ruth_run[1].table)
 
 
+def test_cli_census_in_parts(tmp_path, ruth_run):
+    out = tmp_path / "c"
+    args = ("census", "--variant", "rutherford", "--material", RUTH[0], "-o", str(out), "--workers", "1")
+    r = tsume(*args, "--parts", "2", "--json", "-q")
+    assert r.returncode == 0, r.stderr
+    assert stable(json.loads(r.stdout)) == stable(ruth_run[1].table)
+    assert len(shard_files(out)) == 18 and "shard-09-01.json" in shard_files(out)
+    r = tsume(*args, "--parts", "3", "--resume", "-q")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--parts" in r.stderr
+
+
 @pytest.mark.parametrize("extra, status, words", [
     (("--material", "attacker=Q"), 2, "not a piece letter"),
     (("--material", "attacker=G, hand=G", "--memory", "1"), 2, "MB budget"),
     (("--material", "attacker=G", "--max-length", "0"), 2, "--max-length"),
+    (("--material", "attacker=G", "--parts", "0"), 2, "--parts"),
 ])
 def test_cli_bad_input_is_one_line(tmp_path, extra, status, words):
     r = tsume("census", "-o", str(tmp_path / "c"), *extra)
