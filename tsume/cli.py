@@ -1374,7 +1374,9 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
         if sys.stderr.isatty():
             click.echo("", err=True)
         exact = "" if summary.factor_exact else " at least"
-        click.echo(f"tsume: census of {summary.positions_total:,} positions in {summary.shards_total} shard(s) "
+        tasks = (f"{summary.shards_total} parts ({summary.shards_total // parts} shards x {parts})" if parts > 1
+                 else f"{summary.shards_total} shard(s)")
+        click.echo(f"tsume: census of {summary.positions_total:,} positions in {tasks} "
                    f"({summary.shards_skipped} already done) in {summary.elapsed:.1f} s, {summary.rate:,.1f} positions/s; "
                    f"memory{exact} "
                    f"{summary.estimate_mb:,.0f} MB per shard x {summary.workers} (budget {summary.budget_mb:,.0f} MB); "
