@@ -6,6 +6,7 @@ The output directory holds::
     census.json       the manifest: family, max plies, tsume version (written first)
     shard-<K>.json    one per shard (the defender king on square K): every position's
                       record and the shard's statistics, written atomically
+                      (shard-<K>-<P>.json, one per part, when shards are cut in parts)
     table.json        the census table (:func:`table`)
     table.md          the same as a Markdown table, with the longest sound problem's diagram
     sound.tsume       the sound problems, a collection with their provenance
