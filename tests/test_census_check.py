@@ -97,3 +97,10 @@ def test_bad_directories_are_one_line_errors(done, tmp_path):
         check(empty)
     with pytest.raises(ArgumentError, match="sample"):
         check(done, sample=-1)
+
+
+def test_a_census_in_parts_is_checked_whole(done, tmp_path):
+    out = tmp_path / "parts"
+    census(parse_family(*SPEC), out, max_plies=15, executor=cf.ThreadPoolExecutor(1), memory_mb=2000, parts=2)
+    r = check(out, sample=1000, mates=1000, executor=cf.ThreadPoolExecutor(1))
+    assert r.checked == 50 and r.agreed == 50

@@ -16,8 +16,8 @@ import pytest
 
 from tsume.census.classify import ALTERNATIVE_FIRST_MOVE, attacker_pieces, classify, remove_piece
 from tsume.census.family import parse_family
-from tsume.census.retro import Solved
-from tsume.census.run import MANIFEST, census, estimate_mb, probe_factor, run_shard, table
+from tsume.census.retro import Solved, shard_part, solve_shard
+from tsume.census.run import BASE_MB, BYTES_PER_NODE, MANIFEST, census, estimate_mb, probe_factor, run_shard, table
 from tsume.collection import load
 from tsume.errors import ArgumentError
 from tsume.problem import Problem
@@ -225,6 +225,67 @@ def test_resume_refuses_another_family_or_length_and_a_busy_directory(tmp_path):
         census(fam(), tmp_path / "junk", max_plies=15, executor=InProcess(), resume=True)
 
 
+# --- shards cut into parts -------------------------------------------------------------------------
+
+
+def test_the_parts_of_a_shard_are_its_positions_once_in_order():
+    f = fam(("attacker=GT, hand=G, defender-hand=none", "ito"))
+    whole = [p.fen() for p in f.positions(16)]
+    for parts in (1, 2, 7, len(whole) + 3):
+        cut = [[p.fen() for p in shard_part(f, 16, k, parts)] for k in range(parts)]
+        assert [x for c in cut for x in c] == whole
+        assert max(map(len, cut)) - min(map(len, cut)) <= 1
+    for bad in ((3, 3), (-1, 2), (0, 0), (True, 2)):
+        with pytest.raises(ArgumentError):
+            shard_part(f, 16, *bad)
+
+
+def test_parts_give_the_same_census_in_smaller_graphs(tmp_path, ruth_run):
+    out = tmp_path / "parts"
+    s = census(fam(), out, max_plies=15, executor=InProcess(), parts=3)
+    assert shard_files(out) == [f"shard-{k:02d}-{p:02d}.json" for k in fam().shards() for p in range(3)]
+    assert json.loads((out / MANIFEST).read_text())["parts"] == 3
+    assert stable(s.table) == stable(ruth_run[1].table)
+    assert (out / "sound.tsume").read_text() == (ruth_run[0] / "sound.tsume").read_text()
+    # Each part builds its own, smaller graph: the largest task shrinks.
+    def largest(d: Path) -> int:
+        return max(json.loads(p.read_text())["stats"]["graph_nodes"] for p in d.glob("shard-*.json"))
+    assert largest(out) < largest(ruth_run[0])
+    assert s.shards_total == 27 and estimate_mb(fam(), 15, parts=3) < estimate_mb(fam(), 15)
+
+
+def test_a_census_in_parts_resumes_and_refuses_other_parts(tmp_path, ruth_run):
+    out = tmp_path / "parts"
+    census(fam(), out, max_plies=15, executor=InProcess(), parts=2)
+    (out / "shard-05-01.json").unlink()
+    again = InProcess()
+    s = census(fam(), out, max_plies=15, executor=again, parts=2, resume=True)
+    assert again.submitted == [5] and stable(s.table) == stable(ruth_run[1].table)
+    for parts in (1, 3):
+        with pytest.raises(ArgumentError, match="--parts") as e:
+            census(fam(), out, max_plies=15, executor=InProcess(), parts=parts, resume=True)
+        assert "\n" not in str(e.value)
+
+
+def test_the_estimate_of_a_part_covers_its_largest_graph():
+    """The memory model holds for parts too: no part's graph outgrows the
+    estimate one part is given (Ito attacker=GT, hand=G: 31 shards)."""
+    f = parse_family("attacker=GT, hand=G, defender-hand=none", "ito")
+    for parts in (1, 4):
+        largest = max(solve_shard(f, k, 15, None, p, parts)[1]["graph_nodes"]
+                      for k in f.shards() for p in range(parts))
+        assert BASE_MB + largest * BYTES_PER_NODE / 1e6 <= estimate_mb(f, 15, parts=parts)
+
+
+def test_more_parts_let_a_census_fit_its_budget(tmp_path):
+    f = fam()
+    budget = 2 * estimate_mb(f, 15, parts=3)  # two parts at once fit; two whole shards do not
+    with pytest.raises(ArgumentError, match="more parts"):
+        census(f, tmp_path / "a", max_plies=15, workers=2, executor=InProcess(), memory_mb=budget)
+    s = census(f, tmp_path / "b", max_plies=15, workers=2, executor=InProcess(), memory_mb=budget, parts=3)
+    assert s.table["positions"] == 50
+
+
 # --- Dask, memory -----------------------------------------------------------------------------------
 
 
@@ -281,10 +342,23 @@ def test_cli_census_prints_the_table_and_resumes(tmp_path, ruth_run):
     assert stable(json.loads(r.stdout)) == stable(ruth_run[1].table)
 
 
+def test_cli_census_in_parts(tmp_path, ruth_run):
+    out = tmp_path / "c"
+    args = ("census", "--variant", "rutherford", "--material", RUTH[0], "-o", str(out), "--workers", "1")
+    r = tsume(*args, "--parts", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "in 18 parts (9 shards x 2)" in r.stderr
+    assert stable(json.loads(r.stdout)) == stable(ruth_run[1].table)
+    assert len(shard_files(out)) == 18 and "shard-09-01.json" in shard_files(out)
+    r = tsume(*args, "--parts", "3", "--resume", "-q")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--parts" in r.stderr
+
+
 @pytest.mark.parametrize("extra, status, words", [
     (("--material", "attacker=Q"), 2, "not a piece letter"),
     (("--material", "attacker=G, hand=G", "--memory", "1"), 2, "MB budget"),
     (("--material", "attacker=G", "--max-length", "0"), 2, "--max-length"),
+    (("--material", "attacker=G", "--parts", "0"), 2, "--parts"),
 ])
 def test_cli_bad_input_is_one_line(tmp_path, extra, status, words):
     r = tsume("census", "-o", str(tmp_path / "c"), *extra)

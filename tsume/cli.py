@@ -1341,12 +1341,14 @@ def _census_progress(enabled: bool) -> "Callable[[Any], None] | None":
 @click.option("--resume", is_flag=True, help="Go on with DIR: run only the shards it lacks (same options).")
 @click.option("--memory", "memory_mb", type=MEGABYTES, default=None, metavar="MB",
               help="The memory budget (default: half of the memory available); refuse a census that needs more.")
+@click.option("--parts", type=COUNT, default=1, show_default=True, metavar="P",
+              help="Cut each shard (king square) into P tasks: less memory per task, the same table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the census table as one JSON object.")
 @quiet_option
 @friendly_errors
 def census_command(variant_spec: str | None, material: str, out: str, max_length: int, workers: int | None,
-                   threads: bool, scheduler: str | None, resume: bool, memory_mb: float | None, as_json: bool,
-                   quiet: bool) -> None:
+                   threads: bool, scheduler: str | None, resume: bool, memory_mb: float | None, parts: int,
+                   as_json: bool, quiet: bool) -> None:
     """Solve every position of a material family and tabulate it into DIR.
 
     DIR receives a file per shard (the defender king's square), the table
@@ -1365,14 +1367,16 @@ def census_command(variant_spec: str | None, material: str, out: str, max_length
             if threads:
                 workers = workers or os.cpu_count() or 1  # (the census sizes its memory by them)
             summary = census(family, out, max_plies=max_length, workers=workers, executor=executor, resume=resume,
-                             memory_mb=memory_mb, progress=_census_progress(not quiet))
+                             memory_mb=memory_mb, parts=parts, progress=_census_progress(not quiet))
     except OSError as exc:
         _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_OUTPUT)
     if not quiet:
         if sys.stderr.isatty():
             click.echo("", err=True)
         exact = "" if summary.factor_exact else " at least"
-        click.echo(f"tsume: census of {summary.positions_total:,} positions in {summary.shards_total} shard(s) "
+        tasks = (f"{summary.shards_total} parts ({summary.shards_total // parts} shards x {parts})" if parts > 1
+                 else f"{summary.shards_total} shard(s)")
+        click.echo(f"tsume: census of {summary.positions_total:,} positions in {tasks} "
                    f"({summary.shards_skipped} already done) in {summary.elapsed:.1f} s, {summary.rate:,.1f} positions/s; "
                    f"memory{exact} "
                    f"{summary.estimate_mb:,.0f} MB per shard x {summary.workers} (budget {summary.budget_mb:,.0f} MB); "

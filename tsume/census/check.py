@@ -35,7 +35,7 @@ from ..position import Position
 from .family import parse_family
 from ..shards import Runner
 from .retro import CensusLimit, solve_dfpn
-from .run import MANIFEST, read_json, shard_path
+from .run import MANIFEST, read_json, shard_keys, shard_path
 
 __all__ = ["CheckReport", "check", "check_records", "draw_sample"]
 
@@ -135,9 +135,12 @@ def check(
         family = parse_family("attacker=" + material, variant_spec)
     except (AssertionError, ValueError, KeyError, TypeError, TsumeError):
         raise ArgumentError(f"{out}: not a census directory (no readable {MANIFEST})") from None
+    parts = manifest.get("parts", 1)
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise ArgumentError(f"{out}: its {MANIFEST} names no whole number of parts")
     records: list[dict[str, Any]] = []
-    for key in family.shards():
-        path = shard_path(out, key)
+    for key, part in shard_keys(family, parts):
+        path = shard_path(out, key, part, parts)
         if not path.is_file():
             continue  # a census still running, or stopped: check what is there
         data = read_json(path)

@@ -56,7 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .._engine import SearchLimit, census_analyse
-from ..errors import TsumeError
+from ..errors import ArgumentError, TsumeError
 from ..limits import Limits
 from ..outcome import Status
 from ..position import Position
@@ -64,7 +64,7 @@ from ..problem import DefenderHand, Problem
 from ..solve import solve
 from .family import Family
 
-__all__ = ["Solved", "analyse", "solve_shard", "solve_dfpn", "node_key", "CensusLimit", "DFPN_LIMITS"]
+__all__ = ["Solved", "analyse", "solve_shard", "shard_part", "solve_dfpn", "node_key", "CensusLimit", "DFPN_LIMITS"]
 
 #: The limits of a df-pn solve of one position (a marked one, or one checked).
 DFPN_LIMITS = Limits(nodes=2_000_000)
@@ -147,10 +147,27 @@ def _analyse(positions: Sequence[Position], max_plies: int, node_limit: int | No
     return out, stats
 
 
-def solve_shard(family: Family, shard: int, max_plies: int, node_limit: int | None = None) -> tuple[list[Solved], dict]:
-    """Every position of one shard of ``family``, solved (:func:`analyse`)."""
+def solve_shard(family: Family, shard: int, max_plies: int, node_limit: int | None = None,
+                part: int = 0, parts: int = 1) -> tuple[list[Solved], dict]:
+    """Every position of one shard of ``family``, solved (:func:`analyse`);
+    with ``parts`` > 1 only part ``part`` of it (:func:`shard_part`)."""
+    return analyse(shard_part(family, shard, part, parts), max_plies, node_limit=node_limit)
+
+
+def shard_part(family: Family, shard: int, part: int = 0, parts: int = 1) -> list[Position]:
+    """Part ``part`` (from 0) of ``parts`` of a shard's positions: a run of
+    consecutive positions in the family's order, the parts as even as can be.
+    Consecutive positions differ in the last men placed, so a part keeps
+    most of the positions whose graphs overlap together (a finer cut of the
+    same work, not a sample of it)."""
+    for name, value, low in (("parts", parts, 1), ("part", part, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ArgumentError(f"{name} must be a whole number >= {low}, not {value!r}")
+    if part >= parts:
+        raise ArgumentError(f"part must be below parts ({parts}), not {part}")
     positions = list(family.positions(shard))
-    return analyse(positions, max_plies, node_limit=node_limit)
+    n = len(positions)
+    return positions[part * n // parts:(part + 1) * n // parts]
 
 
 def solve_dfpn(pos: Position, max_plies: int, limits: Limits = DFPN_LIMITS) -> Solved:

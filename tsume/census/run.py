@@ -6,6 +6,7 @@ The output directory holds::
     census.json       the manifest: family, max plies, tsume version (written first)
     shard-<K>.json    one per shard (the defender king on square K): every position's
                       record and the shard's statistics, written atomically
+                      (shard-<K>-<P>.json, one per part, when shards are cut in parts)
     table.json        the census table (:func:`table`)
     table.md          the same as a Markdown table, with the longest sound problem's diagram
     sound.tsume       the sound problems, a collection with their provenance
@@ -57,7 +58,7 @@ from .._engine import census_cancel
 from .retro import CensusLimit, analyse, solve_shard
 
 __all__ = ["census", "run_shard", "table", "Summary", "estimate_mb", "memory_budget_mb", "read_shards",
-           "probe_factor", "node_budget", "read_json", "shard_path", "MANIFEST", "BYTES_PER_NODE", "BASE_MB", "PROBE_SAMPLES",
+           "probe_factor", "node_budget", "read_json", "shard_path", "shard_keys", "MANIFEST", "BYTES_PER_NODE", "BASE_MB", "PROBE_SAMPLES",
            "PROBE_NODES"]
 
 MANIFEST = "census.json"
@@ -136,11 +137,12 @@ def node_budget(budget_mb: float, parallel: int) -> int:
 
 
 def estimate_mb(family: Family, max_plies: int, count: int | None = None,
-                factor: float | None = None) -> float:
-    """The memory one shard of ``family`` needs at ``max_plies``, in MB: the
-    family's positions per shard x the probed factor x BYTES_PER_NODE, plus
-    BASE_MB (module comment above)."""
-    shards = max(1, len(family.shards()))
+                factor: float | None = None, parts: int = 1) -> float:
+    """The memory one shard of ``family`` (one part of it, when each is cut
+    in ``parts``) needs at ``max_plies``, in MB: the family's positions per
+    task x the probed factor x BYTES_PER_NODE, plus BASE_MB (module comment
+    above)."""
+    shards = max(1, len(family.shards()) * parts)
     n = family.count() if count is None else count
     f = probe_factor(family, max_plies)[0] if factor is None else factor
     return BASE_MB + n / shards * f * BYTES_PER_NODE / 1e6
@@ -165,13 +167,14 @@ def _material(family: Family) -> str:
 
 
 def run_shard(material: str, variant_spec: str, shard: int, max_plies: int,
-              node_limit: int | None = None) -> dict[str, Any]:
-    """Solve and classify every position of one shard.  Plain arguments in,
-    a plain dict out (what the shard's file holds), so that any executor can
-    ship both."""
+              node_limit: int | None = None, part: int = 0, parts: int = 1) -> dict[str, Any]:
+    """Solve and classify every position of one shard (with ``parts`` > 1,
+    of part ``part`` of it: :func:`~tsume.census.retro.shard_part`).  Plain
+    arguments in, a plain dict out (what the shard's file holds), so that any
+    executor can ship both."""
     family = parse_family(material, variant_spec)
     started = time.perf_counter()
-    solved, stats = solve_shard(family, shard, max_plies, node_limit)
+    solved, stats = solve_shard(family, shard, max_plies, node_limit, part, parts)
     solved_at = time.perf_counter()
     records = []
     nodes = 0
@@ -188,8 +191,11 @@ def run_shard(material: str, variant_spec: str, shard: int, max_plies: int,
     stats["seconds_solve"] = round(solved_at - started, 3)
     stats["seconds_classify"] = round(time.perf_counter() - solved_at, 3)
     stats["classify_nodes"] = nodes
-    return {"format": FORMAT, "family": family.spec(), "max_plies": max_plies, "shard": shard,
-            "stats": stats, "records": records}
+    out = {"format": FORMAT, "family": family.spec(), "max_plies": max_plies, "shard": shard,
+           "stats": stats, "records": records}
+    if parts > 1:
+        out.update(part=part, parts=parts)
+    return out
 
 
 @dataclass
@@ -228,9 +234,9 @@ class Summary:
         return (self.positions_total - self.positions_done) / self.rate
 
 
-def _take(out: Path, key: int, result: dict[str, Any], summary: Summary) -> None:
+def _take(out: Path, key: tuple[int, int], parts: int, result: dict[str, Any], summary: Summary) -> None:
     """Write a finished shard's file (atomically) and count it in ``summary``."""
-    write_atomic(shard_path(out, key), json.dumps(result, separators=(",", ":")) + "\n")
+    write_atomic(shard_path(out, key[0], key[1], parts), json.dumps(result, separators=(",", ":")) + "\n")
     summary.shards_done += 1
     summary.positions_done += len(result["records"])
     summary.positions_run += len(result["records"])
@@ -239,16 +245,31 @@ def _take(out: Path, key: int, result: dict[str, Any], summary: Summary) -> None
             summary.stats[k] = summary.stats.get(k, 0) + v
 
 
-def shard_path(out: Path, key: int) -> Path:
-    """The file of shard ``key`` in the census directory ``out``."""
+def shard_path(out: Path, key: int, part: int = 0, parts: int = 1) -> Path:
+    """The file of shard ``key`` (of its part ``part`` when it is cut in
+    ``parts``) in the census directory ``out``."""
+    if parts > 1:
+        return out / f"shard-{key:02d}-{part:0{max(2, len(str(parts - 1)))}d}.json"
     return out / f"shard-{key:02d}.json"
 
 
-def _manifest(family: Family, max_plies: int) -> dict[str, Any]:
+def shard_keys(family: Family, parts: int = 1) -> list[tuple[int, int]]:
+    """The census's tasks in order: (king square, part) for every shard and part."""
+    return [(k, p) for k in family.shards() for p in range(parts)]
+
+
+def _key_name(key: tuple[int, int], parts: int) -> str:
+    return f"{key[0]} part {key[1]}" if parts > 1 else str(key[0])
+
+
+def _manifest(family: Family, max_plies: int, parts: int) -> dict[str, Any]:
     from .. import __version__
 
-    return {"format": FORMAT, "tool": "tsume census", "version": __version__, "family": family.spec(),
-            "max_plies": max_plies}
+    out = {"format": FORMAT, "tool": "tsume census", "version": __version__, "family": family.spec(),
+           "max_plies": max_plies}
+    if parts > 1:
+        out["parts"] = parts
+    return out
 
 
 def read_json(path: Path) -> Any:
@@ -259,7 +280,7 @@ def read_json(path: Path) -> Any:
         return None
 
 
-def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int]:
+def _prepare(family: Family, out: Path, max_plies: int, resume: bool, parts: int) -> set[tuple[int, int]]:
     """Check or create ``out`` and its manifest; the shards already done."""
     manifest = out / MANIFEST
     if out.exists() and not out.is_dir():
@@ -269,7 +290,7 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
         raise ArgumentError(f"{out} is not empty: --resume to go on with its census, or choose another directory")
     if not busy:
         out.mkdir(parents=True, exist_ok=True)
-        write_atomic(manifest, json.dumps(_manifest(family, max_plies), indent=1) + "\n")
+        write_atomic(manifest, json.dumps(_manifest(family, max_plies, parts), indent=1) + "\n")
         return set()
     stored = read_json(manifest) if manifest.is_file() else None
     if not isinstance(stored, dict) or "family" not in stored:
@@ -280,9 +301,13 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
                                 "resume with the same --material and --variant")
         raise ArgumentError(f"{out} holds a census to {plies(stored.get('max_plies') or 0)}, not {max_plies}: "
                             "resume with the same --max-length")
+    if stored.get("parts", 1) != parts:
+        raise ArgumentError(f"{out} holds a census cut in {stored.get('parts', 1)} part(s) a shard, not {parts}: "
+                            "resume with the same --parts")
     done = set()
-    for key in family.shards():
-        data = read_json(shard_path(out, key)) if shard_path(out, key).is_file() else None
+    for key in shard_keys(family, parts):
+        path = shard_path(out, key[0], key[1], parts)
+        data = read_json(path) if path.is_file() else None
         # A file that cannot be read back is run again (a write is atomic, so
         # only a hand-edited file is ever partial).
         if isinstance(data, dict) and data.get("family") == family.spec() and data.get("max_plies") == max_plies \
@@ -291,14 +316,14 @@ def _prepare(family: Family, out: Path, max_plies: int, resume: bool) -> set[int
     return done
 
 
-def read_shards(out_dir: "str | os.PathLike", family: Family) -> list[dict[str, Any]]:
+def read_shards(out_dir: "str | os.PathLike", family: Family, parts: int = 1) -> list[dict[str, Any]]:
     """The shard files of a finished census directory, in shard order."""
     out = Path(out_dir)
     shards = []
-    for key in family.shards():
-        data = read_json(shard_path(out, key))
+    for key, part in shard_keys(family, parts):
+        data = read_json(shard_path(out, key, part, parts))
         if not isinstance(data, dict):
-            raise ArgumentError(f"{shard_path(out, key)}: not a shard file of tsume census")
+            raise ArgumentError(f"{shard_path(out, key, part, parts)}: not a shard file of tsume census")
         shards.append(data)
     return shards
 
@@ -314,6 +339,7 @@ def census(
     progress: Callable[[Summary], None] | None = None,
     memory_mb: float | None = None,
     node_limit: int | None = None,
+    parts: int = 1,
 ) -> Summary:
     """Take the census of ``family`` into the directory ``out_dir`` (module
     docstring): every position solved to ``max_plies`` plies, every mate
@@ -327,7 +353,11 @@ def census(
     executor is given and ``workers`` is not).  ``node_limit`` bounds each
     shard's graph (default: what the budget allows, :func:`node_budget`); a
     shard that needs more stops the census with a
-    :class:`~tsume.census.retro.CensusLimit` (finished shards are kept).  ``progress(summary)`` is called after every shard.
+    :class:`~tsume.census.retro.CensusLimit` (finished shards are kept).
+    ``parts`` cuts each shard into that many tasks of consecutive positions
+    (:func:`~tsume.census.retro.shard_part`): a census whose shards do not
+    fit in memory runs in smaller pieces, to the same table.
+    ``progress(summary)`` is called after every shard.
     KeyboardInterrupt propagates, with every finished shard on disk."""
     if not isinstance(family, Family):
         raise ArgumentError(f"family must be a Family (tsume.census.parse_family), not {type(family).__name__}")
@@ -338,16 +368,17 @@ def census(
     workers = check_positive_int(workers, "workers")
     budget = check_memory_mb(memory_mb, "memory_mb")
     node_limit = check_positive_int(node_limit, "node_limit")
+    parts = check_positive_int(parts, "parts") or 1
     material = _material(family)
     # The shards rebuild the family from its string: the same family, up to
     # the order of its men (the canonical string is the same).
     if parse_family(material, family.variant).spec() != family.spec():
         raise ArgumentError(f"family {family.spec()!r} does not read back as itself")
-    keys = family.shards()
+    keys = shard_keys(family, parts)
     started = time.monotonic()
     total = family.count()
     factor, probed = probe_factor(family, max_plies)
-    per_shard = estimate_mb(family, max_plies, total, factor)
+    per_shard = estimate_mb(family, max_plies, total, factor, parts)
     parallel = workers or (min(os.cpu_count() or 1, len(keys)) if executor is None else 1)
     if budget is None:
         budget = memory_budget_mb()
@@ -355,21 +386,21 @@ def census(
         at_least = "" if probed else "at least "
         raise ArgumentError(f"the census of {family.spec()} needs {at_least}about {per_shard:,.0f} MB per shard, "
                             f"{parallel * per_shard:,.0f} MB for {parallel} at once: more than the "
-                            f"{budget:,.0f} MB budget (use fewer workers, or more memory)")
+                            f"{budget:,.0f} MB budget (use fewer workers, more parts, or more memory)")
     guard = node_limit if node_limit is not None else node_budget(budget, parallel)
     out = Path(out_dir)
-    done = _prepare(family, out, max_plies, resume)
+    done = _prepare(family, out, max_plies, resume, parts)
     summary = Summary(family=family.spec(), out_dir=str(out), max_plies=max_plies, shards_total=len(keys),
                       shards_done=len(done), shards_skipped=len(done), positions_total=total,
                       workers=parallel, estimate_mb=per_shard, budget_mb=budget, factor=factor,
                       factor_exact=probed, node_limit=guard)
     for key in sorted(done):
-        data = read_json(shard_path(out, key))
+        data = read_json(shard_path(out, key[0], key[1], parts))
         summary.positions_done += len(data["records"])
     todo = [k for k in keys if k not in done]
     if progress is not None:
         progress(summary)
-    tasks = [(key, (material, family.variant.spec, key, max_plies, guard)) for key in todo]
+    tasks = [(key, (material, family.variant.spec, key[0], max_plies, guard, key[1], parts)) for key in todo]
     width = None if executor is None else max(2 * parallel, 8)
     if tasks:
         try:
@@ -380,7 +411,7 @@ def census(
                         if fin.error is not None:
                             failed = failed or fin
                             continue
-                        _take(out, fin.key, fin.value, summary)
+                        _take(out, fin.key, parts, fin.value, summary)
                         summary.elapsed = time.monotonic() - started
                         if progress is not None:
                             progress(summary)
@@ -391,15 +422,16 @@ def census(
                         why = ""
                         if "graph" in str(failed.error) and node_limit is None:
                             why = f" (the memory budget: {budget:,.0f} MB for {parallel} shard(s) at once)"
-                        raise CensusLimit(f"shard {failed.key}: {failed.error}{why}; the {summary.shards_done} finished "
-                                          f"shard(s) are kept in {out}: --resume with more --memory or fewer --workers")
+                        raise CensusLimit(f"shard {_key_name(failed.key, parts)}: {failed.error}{why}; the "
+                                          f"{summary.shards_done} finished shard(s) are kept in {out}: --resume with "
+                                          "more --memory or fewer --workers (or a new census with more --parts)")
                     failed.get()
         except BaseException:
             # Shards running as threads of this process (--threads) stop now,
             # instead of the pool waiting for their graphs to be finished.
             census_cancel()
             raise
-    shards = read_shards(out, family)
+    shards = read_shards(out, family, parts)
     summary.table = table([r for sh in shards for r in sh["records"]],
                           stats=[sh["stats"] for sh in shards], family=family, max_plies=max_plies)
     _write_outputs(out, family, max_plies, shards, summary.table)
