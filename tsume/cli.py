@@ -1195,6 +1195,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @click.option("--solutions", type=click.Choice(["end", "hidden", "inline"]), default="end", show_default=True,
               help="At the back, behind a 'Show solution' button, or under each diagram.")
 @click.option("--verify", "do_verify", is_flag=True, help="Verify every problem first and mark any that is not sound.")
+@click.option("--certify", is_flag=True,
+              help="With --verify: certify every sound problem, mark those whose certificate checks, embed it.")
 @click.option("--kanji", is_flag=True, help="The kanji of each piece's shogi name on the diagrams, where it has one.")
 @click.option("--id", "pids", multiple=True, metavar="ID", help="Only this problem (repeat for several; default: all).")
 @click.option("--play", is_flag=True,
@@ -1202,8 +1204,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @limit_options
 @quiet_option
 @friendly_errors
-def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, kanji: bool,
-                    pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
+def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, certify: bool,
+                    kanji: bool, pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
                     memory_mb: float | None, quiet: bool) -> None:
     """Make an HTML booklet of the problems in FILE: numbered diagrams, solutions you can step through.
 
@@ -1242,7 +1244,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     try:
         limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
         html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
-                     source=name, progress=report, play=play)
+                     source=name, progress=report, play=play, certify=certify)
     finally:
         status.clear()
     write_output(out, html)
