@@ -161,11 +161,12 @@ class _Writer:
                 if interposition_square(ctx.pos, w, ranged):
                     continue
                 with ctx.at(w):
-                    if not ctx.search.mate(r - 3):
-                        witness = [str(w), self.refutation(ctx, r - 3)]
-                        break
+                    witness = self._witness(ctx, w, r - 3)
+                if witness is not None:
+                    break
             if witness is None:
-                raise CertificateError(f"no defence lasting {plies(r)} found at {ctx.pos.fen(False)}")
+                raise CertificateError(f"the mate: no defence shown to last {plies(r)} without repetitions "
+                                       f"(R of a useless interposition) at {ctx.pos.fen(False)}")
         capture = Move(checker, d.to_square)
         with ctx.at(d):
             after = self.attacker_node(ctx, r + 1)
@@ -223,8 +224,8 @@ class _Writer:
                 child = pos.copy()
                 child.push(w)
                 wctx = _Ctx(Search(child, limits=self._side_limits()), child)
-                if not wctx.search.mate(r - 3):
-                    witness = [str(w), self.refutation(wctx, r - 3)]
+                witness = self._witness(wctx, w, r - 3)
+                if witness is not None:
                     break
             if witness is None:
                 return None
@@ -234,6 +235,18 @@ class _Writer:
             return None
         after = self.attacker_node(sub, r + 1)
         return ["u", after, str(Move(checker, e.to_square)), q, witness]
+
+    def _witness(self, ctx: _Ctx, w: Move, k: int) -> list | None:
+        """``[w, refutation]`` if no mate within ``k`` follows the defence
+        ``w`` (played) and a refutation without repetitions shows it."""
+        if ctx.search.mate(k):
+            return None
+        mark, size = len(self.refute_log), len(self.refute)
+        try:
+            return [str(w), self.refutation(ctx, k)]
+        except CertificateError:
+            self._undo(mark, size)
+            return None
 
     def _side_limits(self) -> Limits:
         memory = self.limits.memory
@@ -302,8 +315,9 @@ class _Writer:
         del self.refute[size:]
 
     def _grow(self, nodes: list) -> int:
-        if len(nodes) >= MAX_NODES:
-            raise CertificateError(f"more than {MAX_NODES:,} nodes of refutations or strategies")
+        if len(self.refute) + len(self.strategy) >= MAX_NODES:
+            claim = "uniqueness" if nodes is self.strategy else "the mate"
+            raise CertificateError(f"{claim}: more than {MAX_NODES:,} nodes of refutations and strategies")
         return len(nodes)
 
     # the defender's strategies against the other checks ----------------------
