@@ -1228,6 +1228,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
         problems = [find(problems, pid, str(path)) for pid in pids]
     troubled: list[str] = []
     no_mate: list[str] = []
+    uncertified: list[str] = []
     status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
@@ -1237,6 +1238,8 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
             troubled.append(entry.problem.id)
         elif entry.status == Status.NOMATE:
             no_mate.append(entry.problem.id)
+        if entry.uncertified is not None:
+            uncertified.append(entry.problem.id)
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
         status.start(done, entry.problem.id, word)
 
@@ -1251,6 +1254,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     if not quiet:
         extra = f"; no mate: {', '.join(no_mate)}" if no_mate else ""
         extra += f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
+        extra += f"; sound but not certified: {', '.join(uncertified)}" if uncertified else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
 
