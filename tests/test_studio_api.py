@@ -167,6 +167,7 @@ MALFORMED = [
     ("get", "/api/jobs/nope", None),
     ("delete", "/api/jobs/nope", None),
     ("get", "/api/jobs/nope/booklet", None),
+    ("get", "/api/jobs/nope/certificate", None),
     ("post", "/api/jobs/nope/save", {"file": "x.tsume"}),
     ("get", "/api/nothing", None),
     ("put", "/api/position", {"position": "k29K b - 1"}),
@@ -281,8 +282,31 @@ def test_a_verify_job_answers_with_the_json_of_tsume_verify(client):
     assert view["state"] == "done", view
     want = cli_json("verify", "--file", "flawed", "--id", "ito-yozume-1")
     got = view["result"]["problems"][0]
+    # The command line's JSON, and what became of the certificate.
+    assert got.pop("certificate") == {"certified": False, "reason": "not certified: the problem is unsound"}
     assert without_stats(got) == without_stats(want["problems"][0])
     assert "yozume" in {f["kind"] for f in got["findings"]}
+    r = client.get(f"/api/jobs/{view['id']}/certificate")
+    assert r.status_code == 409 and "no certificate" in r.json()["error"]
+
+
+def test_a_sound_problem_verified_is_certified_and_its_certificate_downloads(client):
+    from tsume.certificate.check import check_certificate, load as load_certificate
+
+    pr = next(p for p in load(Path(__file__).parent.parent / "problems" / "examples.tsume") if p.id == "ito-05")
+    body = {"problem": {"position": pr.position, "variant": pr.variant, "id": pr.id, "defender": pr.defender}}
+    view = wait(client, client.post("/api/verify", json=body).json()["id"])
+    assert view["state"] == "done", view
+    got = view["result"]["problems"][0]
+    assert got["verdict"] == "sound" and got["certificate"]["certified"] is True
+    r = client.get(f"/api/jobs/{view['id']}/certificate")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
+    assert 'filename="ito-05.cert"' in r.headers["content-disposition"]
+    assert len(r.content) == got["certificate"]["bytes"] and check_certificate(r.content).accepted
+    assert load_certificate(r.content)["problems"][0]["position"] == pr.problem().fen
+    solve_job = client.post("/api/solve", json={"problem": body["problem"]}).json()
+    wait(client, solve_job["id"])
+    assert client.get(f"/api/jobs/{solve_job['id']}/certificate").status_code == 409
 
 
 def test_jobs_run_side_by_side_without_blocking_and_are_cancelled(client):

@@ -553,6 +553,7 @@ def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     pg.click("#verify")
     pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
     assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == "unsound"
+    assert pg.locator("#certified").count() == 0  # only a sound problem is certified
     finding = pg.locator('#findings button.finding[data-kind="yozume"]')
     assert finding.count() == 1 and "F7x8=+F also mates" in finding.inner_text()
     finding.click()
@@ -568,6 +569,31 @@ def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     # The move is tinted on the board: its from- and to-squares.
     tinted = pg.locator("#stepper-board rect.sq.lastmove").evaluate_all("rs => rs.map(r => r.dataset.square)")
     assert tinted == ["7", "8"]
+
+
+def test_verify_a_sound_problem_shows_certified_and_downloads_its_certificate(page, tmp_path):
+    from tsume.certificate.check import check_certificate, load as load_certificate
+
+    pg = page.page
+    page.open_problem("examples", "ito-05")
+    page.tab("solve")
+    pg.click("#verify")
+    pg.wait_for_selector("#verdict [data-verdict]", timeout=60_000)
+    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == "sound"
+    pg.wait_for_selector("#certified", timeout=5_000)
+    assert pg.inner_text("#certified").startswith("Certified")
+    with pg.expect_download() as info:
+        pg.click("#certificate-download")
+    download = info.value
+    assert download.suggested_filename == "ito-05.cert"
+    saved = tmp_path / "ito-05.cert"
+    download.save_as(saved)
+    data = saved.read_bytes()
+    result = check_certificate(data)
+    assert result.accepted, result.line()
+    cert = load_certificate(data)["problems"][0]
+    pr = find(load(locate("examples")), "ito-05").problem()
+    assert (cert["id"], cert["position"], cert["variant"]) == ("ito-05", pr.fen, pr.variant.spec)
 
 
 def test_compose_two_problems_with_progress_and_open_one(page, studio):

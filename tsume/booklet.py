@@ -20,11 +20,16 @@ The solutions are the solver's (:func:`tsume.solve.solve`), not the
 collection's ``solution:`` lines, so a booklet never prints a line the engine
 has not proven; a problem the solver cannot settle within the limits says so.
 With ``verify=True`` each problem is verified (:func:`tsume.verify.verify`)
-and any that is not sound is marked with the findings that make it so.
+and any that is not sound is marked with the findings that make it so.  With
+``certify=True`` as well, each sound problem's certificate
+(docs/certificates.md) is written and checked by the independent checker; a
+problem whose certificate checks is marked "Certified", its certificate
+embedded as a download, and one that cannot be certified says why.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime
 import json
 import re
@@ -34,6 +39,7 @@ from html import escape
 from pathlib import Path
 
 from .arguments import check_callback, check_flag
+from .certificate.write import CertificateError, write_certificate
 from .collection import Record
 from .errors import ArgumentError
 from .limits import Limits
@@ -94,13 +100,18 @@ class Entry:
     #: The play tree (tsume.play.play_tree) and every position its page shows
     #: (``positions``: key -> [position string, last move, in check]), for the play mode.
     play: dict | None = None
+    #: With ``certify``: the certificate file of a sound problem the checker
+    #: accepts, else None and ``uncertified`` says why.
+    certificate: bytes | None = None
+    uncertified: str | None = None
 
 
 def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS,
-            play: bool = False) -> Entry:
+            play: bool = False, certify: bool = False) -> Entry:
     """Solve (and with ``verify`` verify) one problem for a booklet, within
     ``limits``; with ``play``, also build its play tree and every position
-    it shows."""
+    it shows; with ``certify`` (and ``verify``), write and check a sound
+    problem's certificate."""
     tsume = record.problem()
     entry = Entry(number=number, problem=record, tsume=tsume, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
@@ -110,6 +121,12 @@ def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits
         result: object = report
         entry.status = (Status.MATE if report.length is not None
                         else Status.UNKNOWN if report.verdict == Verdict.UNKNOWN else Status.NOMATE)
+        if certify and report.verdict == Verdict.SOUND:
+            try:
+                # The writer returns only what the checker accepts.
+                entry.certificate = write_certificate(tsume, report, limits=limits)
+            except CertificateError as exc:
+                entry.uncertified = str(exc)
     else:
         result = solve(tsume, limits=limits)
         entry.status = result.status
@@ -206,6 +223,17 @@ def _verdict(entry: Entry) -> str:
     if entry.verdict is None:
         return ""
     if entry.verdict == Verdict.SOUND:
+        if entry.certificate is not None:
+            href = "data:application/gzip;base64," + base64.b64encode(entry.certificate).decode("ascii")
+            name = re.sub(r"[^A-Za-z0-9._-]", "_", entry.problem.id) + ".cert"
+            return ('<div class="verdict sound certified"><p>Verified sound. <span class="certified-mark">Certified</span>'
+                    f'</p><p class="certificate">Its certificate checks (<a download="{escape(name)}" href="{href}">'
+                    f"download the certificate</a>, {len(entry.certificate) / 1024:.1f} KB; "
+                    "check it with <code>tsume check</code>).</p></div>")
+        if entry.uncertified is not None:
+            why = entry.uncertified.removeprefix("not certified: ")
+            return (f'<div class="verdict sound"><p>Verified sound.</p><p class="certificate uncertified">'
+                    f"Not certified: {escape(why)}.</p></div>")
         return '<p class="verdict sound">Verified sound.</p>'
     items = "".join(f"<li>{escape(f)}</li>" for f in entry.findings)
     word = {Verdict.FLAWED: "Flawed", Verdict.UNSOUND: "Not sound",
@@ -408,6 +436,7 @@ def build(
     source: str | None = None,
     progress: Callable[[int, int, Entry], None] | None = None,
     play: bool = False,
+    certify: bool = False,
 ) -> str:
     """A booklet of ``problems`` (collection records) as one self-contained HTML document.
 
@@ -415,7 +444,9 @@ def build(
     one of :data:`SOLUTIONS`; ``verify`` verifies every problem and marks any
     that is not sound; ``kanji`` draws kanji on the pieces; ``play`` adds a
     "Solve it yourself" mode to each problem, its play tree
-    (:func:`tsume.play.play_tree`) embedded, so that it works offline.
+    (:func:`tsume.play.play_tree`) embedded, so that it works offline;
+    ``certify`` (with ``verify``) certifies every sound problem and marks
+    those whose certificate checks.
     ``limits`` (:class:`~tsume.limits.Limits`, by default
     :data:`DEFAULT_LIMITS`) bound the solver (or verifier, or the play tree)
     per problem.  ``progress(done, total, entry)`` is called after each
@@ -433,10 +464,13 @@ def build(
     if not isinstance(limits, Limits):
         raise ArgumentError(f"limits must be a tsume.Limits, not {type(limits).__name__}")
     verify, kanji, play = check_flag(verify, "verify"), check_flag(kanji, "kanji"), check_flag(play, "play")
+    certify = check_flag(certify, "certify")
+    if certify and not verify:
+        raise ArgumentError("certify needs verify: only a problem verified sound is certified")
     progress = check_callback(progress)
     entries = []
     for i, pr in enumerate(problems, 1):
-        entry = prepare(pr, i, verify=verify, limits=limits, play=play)
+        entry = prepare(pr, i, verify=verify, limits=limits, play=play, certify=certify)
         entries.append(entry)
         if progress is not None:
             progress(i, len(problems), entry)

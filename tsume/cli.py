@@ -1195,6 +1195,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @click.option("--solutions", type=click.Choice(["end", "hidden", "inline"]), default="end", show_default=True,
               help="At the back, behind a 'Show solution' button, or under each diagram.")
 @click.option("--verify", "do_verify", is_flag=True, help="Verify every problem first and mark any that is not sound.")
+@click.option("--certify", is_flag=True,
+              help="With --verify: certify every sound problem, mark those whose certificate checks, embed it.")
 @click.option("--kanji", is_flag=True, help="The kanji of each piece's shogi name on the diagrams, where it has one.")
 @click.option("--id", "pids", multiple=True, metavar="ID", help="Only this problem (repeat for several; default: all).")
 @click.option("--play", is_flag=True,
@@ -1202,8 +1204,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @limit_options
 @quiet_option
 @friendly_errors
-def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, kanji: bool,
-                    pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
+def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, certify: bool,
+                    kanji: bool, pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
                     memory_mb: float | None, quiet: bool) -> None:
     """Make an HTML booklet of the problems in FILE: numbered diagrams, solutions you can step through.
 
@@ -1226,6 +1228,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
         problems = [find(problems, pid, str(path)) for pid in pids]
     troubled: list[str] = []
     no_mate: list[str] = []
+    uncertified: list[str] = []
     status = _ProgressLine(not quiet, "booklet", len(problems))
 
     def report(done: int, total: int, entry: Any) -> None:
@@ -1235,6 +1238,8 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
             troubled.append(entry.problem.id)
         elif entry.status == Status.NOMATE:
             no_mate.append(entry.problem.id)
+        if entry.uncertified is not None:
+            uncertified.append(entry.problem.id)
         word = entry.verdict or (f"mate in {entry.length}" if entry.status == Status.MATE else entry.status)
         status.start(done, entry.problem.id, word)
 
@@ -1242,13 +1247,14 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     try:
         limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
         html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
-                     source=name, progress=report, play=play)
+                     source=name, progress=report, play=play, certify=certify)
     finally:
         status.clear()
     write_output(out, html)
     if not quiet:
         extra = f"; no mate: {', '.join(no_mate)}" if no_mate else ""
         extra += f"; unsound or not settled: {', '.join(troubled)}" if troubled else ""
+        extra += f"; sound but not certified: {', '.join(uncertified)}" if uncertified else ""
         click.echo(f"tsume: wrote {out}: {len(problems)} problem(s), {len(html) / 1e6:.1f} MB{extra}", err=True)
     sys.exit(EXIT_UNSOUND if troubled else 0)
 

@@ -17,7 +17,7 @@ from typing import Any
 from . import rules as r
 
 FORMAT = "tsume-certificate"
-VERSION = 1
+VERSION = 2
 CLAIMS = ("mate", "length", "uniqueness", "no-te-amari")
 #: A compressed certificate may not grow past this when read (a zip bomb is unreadable).
 MAX_BYTES = 1 << 30
@@ -154,20 +154,20 @@ def _check_one(cert: dict) -> None:
     mate = _Graph(cert["mate"], "mate")
     _check_mate(mate, root, rules, witnesses)
     refute = _Graph(cert["refute"], "refutation")
-    roots: list[tuple[Any, r.Pos, list[str], str, int]] = [(cert["length_refutation"], root, [], "p", length)] + [(i, p, path, "m", 0) for i, p, path in witnesses]
-    _check_refutations(refute, roots, rules)
+    _check_refutations(refute, witnesses, rules)
     # The depths need the witnesses' bounds, now proven.
     depth = _depths(mate, rules, refute)
     if depth[0] != length:
         raise Reject(f"the proof mates within {_plies(depth[0])}, not {length}")
     _check_main_line(mate, mainline, depth, root, rules)
+    # The length and no te-amari follow: against a defender who plays the
+    # main line until the attacker leaves it, then the strategy, only the
+    # main line mates, after exactly L counted plies and with an empty hand.
     _check_alternatives(cert, mainline, root, rules)
 
 
 def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos]:
-    if only_checks:
-        return dict(r.checks(pos, rules))
-    return {m: after for m, after, _ in r.legal(pos, rules)}
+    return dict(r.checks(pos, rules)) if only_checks else {m: after for m, after, _ in r.legal(pos, rules)}
 
 
 def _covered(entries: Any, moves: dict, what: str, path: list[str]) -> None:
@@ -269,18 +269,14 @@ def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
 
 
 def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
-    """Each node ``["R", k, mode, replies]`` proves, attacker to move, no mate
-    within k counted plies (mode "m"), or (mode "p") none within k - 2 and none
-    within k that leaves the attacker a piece in hand.  The defender answers
-    every check with a defence that counts whatever the convention says (no
-    interposition, or one the checker cannot take with check).  Repetition is
-    not used, so the nodes may share and loop: the claims hold by induction on k."""
+    """Each node ``["R", k, replies]`` proves, attacker to move, no mate within
+    k counted plies.  The defender answers every check with a defence that
+    counts whatever the convention says (no interposition, or one the checker
+    cannot take with check).  Repetition is not used, so the nodes may share
+    and loop: the claims hold by induction on k."""
     todo: list[int] = []
-    for i, pos, path, mode, k in roots:
+    for i, pos, path in roots:
         g.reach(i, pos, None, [], path)
-        node = g.nodes[i]
-        if not isinstance(node, list) or len(node) != 4 or not (node[2] == mode or mode == "p") or node[1] < k:
-            raise Reject(f"refutation: node {i} does not claim what is needed here", path)
         todo.append(i)
     done = set()
     while todo:
@@ -291,56 +287,47 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
         path = g.path(i)
-        if not (isinstance(node, list) and len(node) == 4 and node[0] == "R" and node[2] in ("m", "p")
+        if not (isinstance(node, list) and len(node) == 3 and node[0] == "R"
                 and isinstance(node[1], int) and not isinstance(node[1], bool)):
             raise Reject(f"refutation: node {i} is malformed", path)
-        _, k, mode, table = node
+        _, k, table = node
         if k < 1:
             if table:
                 raise Reject(f"refutation: node {i} claims nothing but answers checks", path)
             continue
         checks = _legal_map(pos, rules, True)
         _covered(table, checks, "refutation", path)
-        attacker = pos.turn
         for c in sorted(checks):
             entry, dpos = table[c], checks[c]
-            if not isinstance(entry, list) or len(entry) > 2:
-                raise Reject(f"refutation: a bad entry for {c}", path)
-            if not entry:
-                if mode == "p" and k == 1 and not any(dpos.hands[attacker]):
-                    continue  # a mate here, if it is one, leaves nothing in hand
-                raise Reject(f"refutation: {c} is not answered", path + [c])
+            if not isinstance(entry, list) or not 1 <= len(entry) <= 2:
+                raise Reject(f"refutation: a bad entry for {c}", path + [c])
             d = entry[0]
             after = r.play(dpos, d, rules)
             if after is None:
                 raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
-            need, capturable = k - 2, False
+            need = k - 2
             checker = r.interposition_checker(dpos, d, rules)
             if checker:
-                to = int(d.split("*")[-1].split("-")[-1])
-                if r.play(after, f"{checker}-{to}", rules) and r.in_check(r.make(after, f"{checker}-{to}", rules), dpos.turn, rules):
+                if f"{checker}-{d.split('*')[-1].split('-')[-1]}" in _legal_map(after, rules, True):
                     # It might be useless.  Not when R, the value of the defences
                     # that do not interpose, is 0 (there are none) and no mate
                     # within R + 1 follows it.
                     if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
                         raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
-                    need, capturable = max(need, 1), True
+                    need = max(need, 1)
             if need < 1:
                 continue
             if len(entry) != 2:
                 raise Reject(f"refutation: no refutation after {d}", path + [c, d])
             j = g.reach(entry[1], after, i, [c, d])
             child = g.nodes[j]
-            # ¬M(k) gives ¬T'(k); ¬T'(k) gives ¬M(k - 2).
-            if not (isinstance(child, list) and len(child) == 4 and isinstance(child[1], int)
-                    and (child[1] >= need if child[2] == "m" else
-                         mode == child[2] == "p" and child[1] >= need and (not capturable or child[1] >= 3))):
+            if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
                 raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
             todo.append(j)
 
 
 def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, rules: r.Rules) -> None:
-    i, pos = 0, root
+    i = 0
     for ply, m in enumerate(mainline):
         node = g.nodes[i]
         if node[0] == "A":
@@ -351,10 +338,9 @@ def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, r
             if not isinstance(node[1].get(m), int):
                 raise Reject(f"main line: {str(m)[:20]} is not a counted defence", mainline[:ply])
             i = node[1][m]
-        pos = g.pos[i]
     if g.nodes[i][0] != "D" or depth[i] != 0:
         raise Reject("main line: it does not end in mate", mainline)
-    if any(pos.hands[root.turn]):
+    if any(g.pos[i].hands[root.turn]):
         raise Reject("main line: the attacker has pieces left in hand (te-amari)", mainline)
 
 
@@ -364,9 +350,7 @@ def _check_alternatives(cert: dict, mainline: list, root: r.Pos, rules: r.Rules)
     position met earlier on the line ("rep") fails for the attacker, and a
     loop repeats a position, so it fails too (tsume convention 3)."""
     g = _Graph(cert["strategy"], "uniqueness")
-    given: dict[tuple[int, str], Any] = {}
-    for ply, c, target in cert["alternatives"]:
-        given[(ply, c)] = target
+    given: dict[tuple[int, str], Any] = {(ply, c): target for ply, c, target in cert["alternatives"]}
     history: set = set()
     pos, done = root, set[int]()
     for ply, m in enumerate(mainline, 1):
@@ -407,8 +391,7 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
             reply = r.play(pos, node[1], rules)
             if reply is None:
                 raise Reject(f"uniqueness: {str(node[1])[:20]} is not a legal defence", path)
-            moves = {node[1]: reply}
-            targets = {node[1]: node[2]}
+            moves, targets = {node[1]: reply}, {node[1]: node[2]}
         elif isinstance(node, list) and len(node) == 2 and node[0] == "SA":
             moves = _legal_map(pos, rules, True)
             _covered(node[1], moves, "uniqueness", path)

@@ -176,10 +176,7 @@ def position_string(pos: Pos, rules: Rules) -> str:
 
 def king_square(pos: Pos, side: int) -> int:
     k = "K" if side == BLACK else "k"
-    for sq in range(1, len(pos.board)):
-        if pos.board[sq] == k:
-            return sq
-    return 0
+    return next((sq for sq in range(1, len(pos.board)) if pos.board[sq] == k), 0)
 
 
 def validate(pos: Pos, rules: Rules) -> str | None:
@@ -187,9 +184,8 @@ def validate(pos: Pos, rules: Rules) -> str | None:
     for k, letter in enumerate(rules.kinds):
         limit = 1 if letter == "K" else 2
         on_board = [p for p in pos.board if p and p[-1].upper() == letter]
-        for side in (BLACK, WHITE):
-            if letter == "K" and sum(1 for p in on_board if side_of(p) == side) > 1:
-                return "two kings of one side"
+        if letter == "K" and any(sum(side_of(p) == s for p in on_board) > 1 for s in (BLACK, WHITE)):
+            return "two kings of one side"
         if letter != "K" and len(on_board) + pos.hands[0][k] + pos.hands[1][k] > limit:
             return f"more than {limit} of {letter}"
     if in_check(pos, 1 - pos.turn, rules):
@@ -233,12 +229,8 @@ def attackers(board: tuple, target: int, by: int, rules: Rules, rides_only: bool
     for sq in range(1, len(board)):
         p = board[sq]
         if p and side_of(p) == by:
-            if rides_only:
-                rides = rules.faces[p.upper()][1]
-                if target not in _targets(board, sq, p, rules._replace(faces={p.upper(): ((), rides)})):
-                    continue
-                out.append(sq)
-            elif target in _targets(board, sq, p, rules):
+            faces = rules._replace(faces={p.upper(): ((), rules.faces[p.upper()][1])}) if rides_only else rules
+            if target in _targets(board, sq, p, faces):
                 out.append(sq)
     return out
 
@@ -316,25 +308,25 @@ def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
 
 def has_king_safe_move(pos: Pos, rules: Rules) -> bool:
     """The inner test of decision 1: movement, drop limits and king safety only."""
-    for m in pseudo_moves(pos, rules):
-        if not in_check(make(pos, m, rules), pos.turn, rules):
-            return True
-    return False
+    return any(not in_check(make(pos, m, rules), pos.turn, rules) for m in pseudo_moves(pos, rules))
+
+
+def _barred(move: str, after: Pos, check: bool, rules: Rules) -> bool:
+    """A king-safe move against a side with a king that is still illegal: a
+    drop that gives checkmate, or (Ito) a move that stalemates."""
+    if check:
+        return "*" in move and not rules.drop_mate and not has_king_safe_move(after, rules)
+    return rules.stalemate_illegal and not has_king_safe_move(after, rules)
 
 
 def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
     """(move, position after, gives check) for every legal move.  Repetition
     is a rule of games: the tsume convention is the checker's business."""
     out = []
-    other = 1 - pos.turn
     for m, after in _king_safe(pos, rules):
-        check = in_check(after, other, rules)
-        if king_square(after, other):
-            if check and "*" in m and not rules.drop_mate and not has_king_safe_move(after, rules):
-                continue  # a drop that gives checkmate
-            if not check and rules.stalemate_illegal and not has_king_safe_move(after, rules):
-                continue  # Ito: a move that stalemates
-        out.append((m, after, check))
+        check = in_check(after, 1 - pos.turn, rules)
+        if not (king_square(after, 1 - pos.turn) and _barred(m, after, check, rules)):
+            out.append((m, after, check))
     return out
 
 
@@ -342,14 +334,10 @@ def checks(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
     """(move, position after) for the legal moves that give check (the
     stalemate rule never bars one)."""
     out = []
-    other = 1 - pos.turn
     for m in pseudo_moves(pos, rules):
         after = make(pos, m, rules)
-        if not in_check(after, other, rules) or in_check(after, pos.turn, rules):
-            continue
-        if "*" in m and not rules.drop_mate and not has_king_safe_move(after, rules):
-            continue  # a drop that gives checkmate
-        out.append((m, after))
+        if in_check(after, 1 - pos.turn, rules) and not in_check(after, pos.turn, rules) and not _barred(m, after, True, rules):
+            out.append((m, after))
     return out
 
 
@@ -357,16 +345,9 @@ def play(pos: Pos, move: object, rules: Rules) -> Pos | None:
     """The position after ``move`` if it is legal here, else None."""
     if not isinstance(move, str) or move not in pseudo_moves(pos, rules):
         return None
-    after = make(pos, move, rules)
-    other = 1 - pos.turn
-    if in_check(after, pos.turn, rules):
+    after, other = make(pos, move, rules), 1 - pos.turn
+    if in_check(after, pos.turn, rules) or (king_square(after, other) and _barred(move, after, in_check(after, other, rules), rules)):
         return None
-    if king_square(after, other):
-        check = in_check(after, other, rules)
-        if check and "*" in move and not rules.drop_mate and not has_king_safe_move(after, rules):
-            return None
-        if not check and rules.stalemate_illegal and not has_king_safe_move(after, rules):
-            return None
     return after
 
 

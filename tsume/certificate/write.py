@@ -24,7 +24,7 @@ from ..outcome import Verdict
 from ..position import Move, Position
 from ..problem import Problem, require_problem
 from ..render import plies
-from ..search import Search, SearchLimit
+from ..search import OverBudget, Search, SearchLimit
 from ..verify import Report
 from .check import CLAIMS, FORMAT, VERSION, check_certificate
 
@@ -37,7 +37,9 @@ _SIDE_MEMORY = 16.0
 _WALK_LIMIT = 400
 #: The most nodes a certificate's refutations and strategies may have: past
 #: it the problem is not certified (the certificate would be too large to check).
-MAX_NODES = 50_000
+MAX_NODES = 100_000
+#: The node budgets a strategy's defences are asked within, in turn (None: no budget).
+_ESCAPE_BUDGETS = (2_000, 50_000, None)
 
 
 class CertificateError(TsumeError):
@@ -71,7 +73,7 @@ class _Writer:
         self.next_id = 0
         self.main: set[int] = set()
         self.refute: list[list] = []
-        self.refute_memo: dict[tuple, list[tuple[int, int, str]]] = {}
+        self.refute_memo: dict[tuple, list[tuple[int, int]]] = {}
         self.refute_log: list[tuple] = []  # the memo's keys in the order added, to undo
         self.strategy: list[list] = []
         self.strategy_memo: dict[tuple, int] = {}
@@ -159,11 +161,12 @@ class _Writer:
                 if interposition_square(ctx.pos, w, ranged):
                     continue
                 with ctx.at(w):
-                    if not ctx.search.mate(r - 3):
-                        witness = [str(w), self.refutation(ctx, r - 3, "m")]
-                        break
+                    witness = self._witness(ctx, w, r - 3)
+                if witness is not None:
+                    break
             if witness is None:
-                raise CertificateError(f"no defence lasting {plies(r)} found at {ctx.pos.fen(False)}")
+                raise CertificateError(f"the mate: no defence shown to last {plies(r)} without repetitions "
+                                       f"(R of a useless interposition) at {ctx.pos.fen(False)}")
         capture = Move(checker, d.to_square)
         with ctx.at(d):
             after = self.attacker_node(ctx, r + 1)
@@ -221,8 +224,8 @@ class _Writer:
                 child = pos.copy()
                 child.push(w)
                 wctx = _Ctx(Search(child, limits=self._side_limits()), child)
-                if not wctx.search.mate(r - 3):
-                    witness = [str(w), self.refutation(wctx, r - 3, "m")]
+                witness = self._witness(wctx, w, r - 3)
+                if witness is not None:
                     break
             if witness is None:
                 return None
@@ -233,6 +236,18 @@ class _Writer:
         after = self.attacker_node(sub, r + 1)
         return ["u", after, str(Move(checker, e.to_square)), q, witness]
 
+    def _witness(self, ctx: _Ctx, w: Move, k: int) -> list | None:
+        """``[w, refutation]`` if no mate within ``k`` follows the defence
+        ``w`` (played) and a refutation without repetitions shows it."""
+        if ctx.search.mate(k):
+            return None
+        mark, size = len(self.refute_log), len(self.refute)
+        try:
+            return [str(w), self.refutation(ctx, k)]
+        except CertificateError:
+            self._undo(mark, size)
+            return None
+
     def _side_limits(self) -> Limits:
         memory = self.limits.memory
         return Limits(time=self.limits.time, nodes=self.limits.nodes,
@@ -240,29 +255,26 @@ class _Writer:
 
     # refutations: no mate within a bound ---------------------------------------
 
-    def refutation(self, ctx: _Ctx, k: int, mode: str) -> int:
-        """A node proving, attacker to move, no mate within ``k`` (mode "m"),
-        or none within k - 2 and none within k leaving a piece (mode "p")."""
+    def refutation(self, ctx: _Ctx, k: int) -> int:
+        """A node proving, attacker to move, no mate within ``k`` counted plies."""
         key = ctx.pos.key()
-        for i, kk, mm in self.refute_memo.get(key, ()):
-            if kk >= k and (mm == "m" or mode == "p"):
+        for i, kk in self.refute_memo.get(key, ()):
+            if kk >= k:
                 return i
         i = self._grow(self.refute)
-        self.refute.append(["R", k, mode, {}])
-        self.refute_memo.setdefault(key, []).append((i, k, mode))
+        self.refute.append(["R", k, {}])
+        self.refute_memo.setdefault(key, []).append((i, k))
         self.refute_log.append(key)
         table: dict[str, list] = {}
         if k >= 1:
             for c in ctx.pos.checks():
                 with ctx.at(c):
-                    table[str(c)] = self._answer(ctx, k, mode)
-        self.refute[i][3] = table
+                    table[str(c)] = self._answer(ctx, k)
+        self.refute[i][2] = table
         return i
 
-    def _answer(self, ctx: _Ctx, k: int, mode: str) -> list:
+    def _answer(self, ctx: _Ctx, k: int) -> list:
         pos = ctx.pos
-        if mode == "p" and k == 1 and not any(pos.hand_counts(self.attacker)):
-            return []
         ranged = ranged_checkers(pos)
         candidates, capturable = [], []
         evasions = pos.evasions()
@@ -281,26 +293,18 @@ class _Writer:
         # The engine's answers count repetitions of the line, which the
         # refutations do not use: a defence is tried, and taken back if no
         # refutation without them follows.
-        tries: list[tuple[Move, int, str]] = [(d, k - 2, "m") for d in candidates]
-        if mode == "p" and k >= 3:
-            tries += [(d, k - 2, "p") for d in candidates]
+        tries: list[tuple[Move, int]] = [(d, k - 2) for d in candidates]
         if len(capturable) == len(evasions):
             # No defence but interpositions: R is 0, and one that is not
             # mated within 1 is no useless one.
-            tries += [(d, max(k - 2, 1), "m") for d in capturable]
-        for d, need, kind in tries:
+            tries += [(d, max(k - 2, 1)) for d in capturable]
+        for d, need in tries:
             with ctx.at(d):
-                if kind == "m" and ctx.search.mate(need):
+                if ctx.search.mate(need):
                     continue
-                if kind == "p":
-                    if k - 4 >= 1 and ctx.search.mate(k - 4):
-                        continue
-                    v = ctx.search.value()
-                    if v != need or ctx.search.best_line(v)[1] != 0:
-                        continue
                 mark, size = len(self.refute_log), len(self.refute)
                 try:
-                    return [str(d), self.refutation(ctx, need, kind)]
+                    return [str(d), self.refutation(ctx, need)]
                 except CertificateError:
                     self._undo(mark, size)
         raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
@@ -311,21 +315,30 @@ class _Writer:
         del self.refute[size:]
 
     def _grow(self, nodes: list) -> int:
-        if len(nodes) >= MAX_NODES:
-            raise CertificateError(f"more than {MAX_NODES:,} nodes of refutations or strategies")
+        if len(self.refute) + len(self.strategy) >= MAX_NODES:
+            claim = "uniqueness" if nodes is self.strategy else "the mate"
+            raise CertificateError(f"{claim}: more than {MAX_NODES:,} nodes of refutations and strategies")
         return len(nodes)
 
     # the defender's strategies against the other checks ----------------------
 
-    def strategy_defender(self, ctx: _Ctx, history: set) -> int | str:
+    def _strategy_node(self, ctx: _Ctx, history: set, node: list) -> tuple[int | str, bool]:
+        """The strategy's node for this position, or "rep" for one of the
+        line's; and whether it is new (then ``node`` holds its place)."""
         key = ctx.pos.key()
         if key in self.strategy_memo:
-            return self.strategy_memo[key]
+            return self.strategy_memo[key], False
         if key in history:
-            return "rep"
+            return "rep", False
         i = self._grow(self.strategy)
-        self.strategy.append(["SD", None, None])
+        self.strategy.append(node)
         self.strategy_memo[key] = i
+        return i, True
+
+    def strategy_defender(self, ctx: _Ctx, history: set) -> int | str:
+        i, new = self._strategy_node(ctx, history, ["SD", None, None])
+        if not new:
+            return i
         # The escape that leaves the attacker fewest checks keeps the strategy
         # small; one that leaves none, or repeats a position, needs no search.
         ranked = []
@@ -336,20 +349,38 @@ class _Writer:
             ctx.pos.pop()
             ranked.append((score, n, d))
         ranked.sort()
-        best = None
-        for score, n, d in ranked:
-            if score > 0:
-                with ctx.at(d):
-                    if ctx.search.mates_at_all():
-                        continue
-            best = (score, n, d)
-            break
+        best = self._escape(ctx, [d for score, n, d in ranked], sum(1 for score, _, _ in ranked if score <= 0))
         if best is None:
             raise CertificateError(f"every defence is mated at {ctx.pos.fen(False)}")
-        with ctx.at(best[2]):
+        with ctx.at(best):
             target = self.strategy_attacker(ctx, history)
-        self.strategy[i] = ["SD", str(best[2]), target]
+        self.strategy[i] = ["SD", str(best), target]
         return i
+
+    @staticmethod
+    def _escape(ctx: _Ctx, ranked: list[Move], free: int) -> Move | None:
+        """The first defence in ``ranked`` not mated at all (the first ``free``
+        need no search).  One defence can cost far more to settle than the
+        next, so each is asked within a node budget, the budgets growing."""
+        if free:
+            return ranked[0]
+        open_ = list(ranked)
+        for budget in _ESCAPE_BUDGETS:
+            for d in list(open_):
+                with ctx.at(d):
+                    ctx.search.set_budget(budget)
+                    try:
+                        mated = ctx.search.mates_at_all()
+                    except OverBudget:
+                        continue
+                    finally:
+                        ctx.search.set_budget(None)
+                if not mated:
+                    return d
+                open_.remove(d)
+            if not open_:
+                break
+        return None
 
     def strategy_attacker(self, ctx: _Ctx, history: set) -> int | str:
         if ctx.search.walked >= _WALK_LIMIT:
@@ -357,14 +388,9 @@ class _Writer:
             # rooted here.  Its answers, blind to the line above, are only
             # more cautious ("no mate" without repetitions holds with them).
             ctx = _Ctx(Search(ctx.pos.copy(), limits=self._side_limits()), ctx.pos.copy())
-        key = ctx.pos.key()
-        if key in self.strategy_memo:
-            return self.strategy_memo[key]
-        if key in history:
-            return "rep"
-        i = self._grow(self.strategy)
-        self.strategy.append(["SA", {}])
-        self.strategy_memo[key] = i
+        i, new = self._strategy_node(ctx, history, ["SA", {}])
+        if not new:
+            return i
         table = {}
         for c in ctx.pos.checks():
             with ctx.at(c):
@@ -435,7 +461,6 @@ def certificate_for(problem: Problem, report: Report, *, limits: Limits | None =
         ctx = _Ctx(search, root.copy())
         w = _Writer(root.turn, limits)
         w.main_node(ctx, length, moves)
-        length_refutation = w.refutation(ctx, length, "p")
         alternatives: list[list] = []
         history: set = set()
         walked = 0
@@ -465,7 +490,7 @@ def certificate_for(problem: Problem, report: Report, *, limits: Limits | None =
         "id": report.id, "variant": tsume.variant.spec, "position": tsume.fen, "claims": list(CLAIMS),
         "length": length, "mainline": list(report.mainline),
         "stated_length": tsume.length, "stated_solution": list(tsume.solution) if tsume.solution else None,
-        "mate": _ordered(w.mate), "refute": w.refute, "length_refutation": length_refutation,
+        "mate": _ordered(w.mate), "refute": w.refute,
         "alternatives": alternatives, "strategy": w.strategy,
     }
     result = check_certificate(_document([cert])) if check else None

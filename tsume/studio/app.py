@@ -20,6 +20,7 @@ from __future__ import annotations
 import http
 import inspect
 import logging
+import re
 import shutil
 import tempfile
 import typing
@@ -301,7 +302,8 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
     def verify(body: VerifyIn) -> JSONResponse:
         calls.check_problem(body.problem.model_dump())
         limits = _limits("verify", body.limits, max_seconds)
-        payload = {**body.model_dump(exclude={"limits"}), "limits": limits}
+        payload = {**body.model_dump(exclude={"limits"}), "limits": limits,
+                   "certificate_out": str(work / f"certificate-{uuid.uuid4().hex}.cert")}
         return submit("verify", payload, limits["time_limit"])
 
     @app.post("/api/play", status_code=202, summary="Start building a problem's play tree (a job)")
@@ -370,6 +372,19 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
     def booklet_file(job_id: str) -> FileResponse:
         out = finished_output(job_id, "booklet")
         return FileResponse(out, media_type="text/html", filename="booklet.html")
+
+    @app.get("/api/jobs/{job_id}/certificate", summary="The certificate a verify job wrote (a download)")
+    def certificate_file(job_id: str) -> FileResponse:
+        view, payload = runner.view(job_id), runner.payload(job_id)
+        if view is None or payload is None:
+            raise missing(f"no job {job_id[:40]!r}")
+        if view["kind"] != "verify":
+            raise StarletteHTTPException(409, f"job {job_id[:40]!r} is a {view['kind']} job, not a verify job")
+        out = Path(payload["certificate_out"])
+        if view["state"] != DONE or not out.is_file():
+            raise StarletteHTTPException(409, f"job {job_id[:40]!r} has no certificate (it is {view['state']})")
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", str(payload["problem"].get("id") or "position"))[:80]
+        return FileResponse(out, media_type="application/gzip", filename=f"{name}.cert")
 
     @app.post("/api/jobs/{job_id}/save", summary="Save what a compose job made into a collection under the root")
     def save_run(job_id: str, body: SaveRunIn) -> dict[str, Any]:

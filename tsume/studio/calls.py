@@ -81,7 +81,27 @@ def _verify(payload: dict, report: Report) -> dict:
     result = verify(record.problem(), strict=bool(payload.get("strict")),
                     longer_with_leftover_ok=bool(payload.get("longer_ok")), limits=_limits(payload),
                     progress=_search_progress(report), length_budget=budget, id=record.id)
-    return {"problems": [result.to_dict()]}
+    out = result.to_dict()
+    if payload.get("certificate_out"):
+        out["certificate"] = _certify(record.problem(), result, payload)
+    return {"problems": [out]}
+
+
+def _certify(tsume: Problem, result: Any, payload: dict) -> dict:
+    """A sound problem's certificate (docs/certificates.md), written where the
+    payload says when the checker accepts it; what became of it, as JSON."""
+    from ..certificate.write import CertificateError, write_certificate
+
+    if result.verdict != "sound":
+        return {"certified": False, "reason": f"not certified: the problem is {result.verdict}"}
+    if payload.get("strict") or payload.get("longer_ok"):
+        return {"certified": False, "reason": "not certified: a certificate takes the default conventions"}
+    try:
+        data = write_certificate(tsume, result, limits=_limits(payload))
+    except CertificateError as exc:
+        return {"certified": False, "reason": str(exc)}
+    write_atomic(payload["certificate_out"], data)
+    return {"certified": True, "bytes": len(data)}
 
 
 def _settings(payload: dict) -> Any:
@@ -155,6 +175,7 @@ def _booklet(payload: dict, report: Report) -> dict:
 
     html = build(problems, title=payload.get("title"), solutions=payload.get("solutions") or "end",
                  verify=bool(payload.get("verify")), kanji=bool(payload.get("kanji")), play=bool(payload.get("play")),
+                 certify=bool(payload.get("verify") and payload.get("certify")),
                  limits=limits, source=payload["collection"], progress=progress)
     write_atomic(payload["out"], html)
     return {"problems": len(problems), "bytes": len(html.encode("utf-8")), "file": Path(payload["out"]).name}

@@ -128,6 +128,8 @@ class BookletIn(_Strict):
     title: Line | None = None
     solutions: Literal["end", "hidden", "inline"] = "end"
     verify: bool = False
+    #: With verify: certify every sound problem (docs/certificates.md).
+    certify: bool = False
     kanji: bool = False
     play: bool = False
     limits: LimitsIn = Field(default_factory=LimitsIn)

@@ -96,7 +96,7 @@ async function booklet() {
   const status = $('booklet-status');
   if (!loaded || !rows.length) { status.textContent = 'No problem shown.'; return; }
   const body = {collection: loaded.file, solutions: $('b-solutions').value, verify: $('b-verify').checked,
-                play: $('b-play').checked};
+                certify: $('b-verify').checked && $('b-certify').checked, play: $('b-play').checked};
   if (rows.length < loaded.count) body.ids = rows.map((p) => p.id);
   $('booklet').disabled = true;
   const job = new Job('/api/booklet', body, (v) => {

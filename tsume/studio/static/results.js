@@ -66,7 +66,7 @@ async function run(kind) {
   if (final.state === 'done') {
     $('search-progress').textContent = `Done${seconds}.`;
     if (kind === 'solve') showSolve(problem, final.result);
-    else showVerify(problem, final.result.problems[0]);
+    else showVerify(problem, final.result.problems[0], final.id);
     // The board may have changed while the search ran.
     stale();
   } else if (final.state === 'cancelled') {
@@ -230,13 +230,23 @@ function showSolve(problem, result) {
   line.dataset.status = result.status;
 }
 
-function showVerify(problem, report) {
+function showVerify(problem, report, jobId) {
   shown.problem = problem;
   shown.fields = [...SEARCHED, 'length', 'solution'];
   const verdict = $('verdict');
   verdict.replaceChildren(el('p', {class: `verdict ${report.verdict}`, 'data-verdict': report.verdict},
     {sound: 'Sound.', flawed: 'Flawed: only tolerated blemishes.', unsound: 'Unsound.',
      unknown: 'Unknown: a limit stopped a proof.'}[report.verdict] || report.verdict));
+  // A sound problem's certificate: the checker accepted it (docs/certificates.md).
+  const cert = report.certificate;
+  if (cert && cert.certified) {
+    const name = `${(problem.id || 'position').replace(/[^A-Za-z0-9._-]/g, '_')}.cert`;
+    verdict.append(el('p', {class: 'certificate certified', id: 'certified'}, 'Certified: the checker accepts its certificate. ',
+      el('a', {id: 'certificate-download', href: `/api/jobs/${jobId}/certificate`, download: name},
+         `Download the certificate (${(cert.bytes / 1024).toFixed(1)} KB)`)));
+  } else if (cert && report.verdict === 'sound') {
+    verdict.append(el('p', {class: 'certificate', id: 'certified'}, `Not certified: ${cert.reason.replace(/^not certified: /, '')}.`));
+  }
   const line = $('result-line');
   line.dataset.status = report.verdict;
   if (report.length !== null) {
