@@ -9,6 +9,7 @@ import pytest
 
 from tsume.collection import load
 from tsume.compose.idea import Ideas, problem_keys
+from tsume.compose.themes import THEMES
 from tsume.verify import verify
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
@@ -34,3 +35,13 @@ def test_a_long_problem_is_sound(problem):
     r = verify(problem.problem())
     assert r.verdict == "sound", [f.message for f in r.findings]
     assert r.length == problem.length and r.mainline == problem.solution
+
+
+@pytest.mark.parametrize("variant", sorted(LONG))
+def test_the_records_hold_the_longest_composed_problem_of_each_game_and_theme(variant):
+    records = [r for r in load(PROBLEMS / "records.tsume") if r.id.startswith("composed-") and r.variant == variant]
+    problems = LONG[variant]
+    assert max(r.length or 0 for r in records) == max(p.length or 0 for p in problems)
+    for label in {t for p in problems for t in p.tags} & set(THEMES):
+        best = max(p.length or 0 for p in problems if label in p.tags)
+        assert any(label in r.tags and r.length == best for r in records), label
