@@ -20,7 +20,11 @@ count of the same variant and method (the scaling).
 of this process (``tsume compose --threads``); CPU is each shard's own
 thread time, so threads are counted fairly.
 
-``--parents FILE`` seeds mutate and the reverse method with a collection's
+``--by-cpu`` ends each run when its merged shards have used ``M``
+CPU-minutes, however long that takes on the clock (a busy machine: the
+same work as on an idle one), instead of after ``M * 60 / workers`` seconds.
+
+``--parents FILE`` seeds mutate, the reverse method and the climb with a collection's
 problems (as ``tsume compose --parents``); ``--keep DIR`` keeps each run's
 collection.  Not a test: it asserts nothing and prints numbers.
 """
@@ -40,16 +44,32 @@ from tsume.shards import shard_executor
 CLASSES = ((1, 5), (7, 11), (13, 19), (21, 999))
 
 
+class _Spent(Exception):
+    """The run's CPU budget is used (``--by-cpu``)."""
+
+
 def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int, parents, keep: Path | None,
-            length: str | None = None, threads: bool = False) -> dict:
+            length: str | None = None, threads: bool = False, by_cpu: bool = False) -> dict:
     settings = settings_from(variant, methods=methods, seed=seed, parents=parents, length=length)
     with tempfile.TemporaryDirectory() as tmp:
         out = (keep or Path(tmp)) / f"{variant}-{methods.replace(',', '+')}-w{workers}{'t' if threads else ''}.tsume"
         if out.exists():
             out.unlink()
         started = time.monotonic()
-        with shard_executor(None, threads, workers) as executor:
-            summary = compose(settings, out, time_limit=minutes * 60 / workers, workers=workers, executor=executor)
+        seen: list = []
+
+        def spent(s) -> None:
+            seen[:] = [s]
+            if by_cpu and s.cpu >= minutes * 60:
+                raise _Spent
+
+        try:
+            with shard_executor(None, threads, workers) as executor:
+                # With --by-cpu the clock never ends the run: the budget does.
+                summary = compose(settings, out, time_limit=1e9 if by_cpu else minutes * 60 / workers,
+                                  workers=workers, executor=executor, progress=spent)
+        except _Spent:
+            summary = seen[0]
         wall = time.monotonic() - started
     by_class = [sum(n for length, n in summary.by_length.items() if lo <= length <= hi) for lo, hi in CLASSES]
     cpu_min = max(summary.cpu, 1e-9) / 60
@@ -74,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--length", default=None, help="MIN[-MAX] plies, as tsume compose --length")
     ap.add_argument("--parents", default=None, help="a collection whose problems seed mutate and reverse")
     ap.add_argument("--keep", default=None, help="a directory that keeps every run's collection")
+    ap.add_argument("--by-cpu", action="store_true",
+                    help="end each run when its merged shards have used the CPU-minutes, not on the clock")
     a = ap.parse_args(argv)
     keep = Path(a.keep) if a.keep else None
     if keep:
@@ -86,11 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|")
     for variant in a.variants:
         for method in a.methods.split(","):
-            methods = "random,mutate,reverse" if method == "all" else method
+            methods = "random,mutate,reverse" if method == "all" else method  # climb: named on its own
             base = None
             for w, threads in workers:
                 r = one_run(variant, methods, w, a.cpu_minutes, a.seed,
-                           [p for p in parents or [] if p.variant == variant], keep, a.length, threads)
+                           [p for p in parents or [] if p.variant == variant], keep, a.length, threads, a.by_cpu)
                 base = base or r["per_wall_min"] or None
                 scale = f"{r['per_wall_min'] / base:.2f}x" if base else "-"
                 print(f"| {variant} | {method} | {w}{' threads' if threads else ''} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['shards']} | "

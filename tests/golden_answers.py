@@ -41,8 +41,8 @@ except ImportError:  # when tests/ itself is on sys.path
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 #: The bundled collections, every problem of which is recorded.
-COLLECTIONS = ("examples", "flawed", "seed-ito", "seed-rutherford", "long-ito", "records", "bench-ito",
-               "bench-rutherford")
+COLLECTIONS = ("examples", "flawed", "seed-ito", "seed-rutherford", "long-ito", "long-rutherford", "records",
+               "bench-ito", "bench-rutherford")
 PARTS = ("perft", "solve", "verify")
 
 #: The test files whose positions the perft file records (benchmarks/make_golden.py collects them).

@@ -69,17 +69,6 @@ def test_the_seed_collections_are_composed_big_enough_and_span_lengths():
     assert max(p.length for p in SEEDS["rutherford"]) >= 60
 
 
-def test_the_long_ito_collection_is_composed_and_long():
-    problems = load(PROBLEMS / "long-ito.tsume")
-    assert len(problems) >= 100 and min(p.length for p in problems) >= 15 and max(p.length for p in problems) >= 19
-    assert all(p.fields("provenance")["method"] in ("mutate", "reverse") for p in problems)
-    # Verifying them all takes some 8 s of CPU (docs/performance.md, "Verify"); the suite
-    # verifies the quickest of the longest.
-    longest = [p for p in problems if p.length == max(q.length for q in problems)]
-    r = verify(min(longest, key=lambda p: int(p.fields("rating")["nodes"])).problem())
-    assert r.verdict == "sound" and r.length == max(p.length for p in problems)
-
-
 @pytest.mark.parametrize(
     "problem",
     [p for ps in SEEDS.values() for p in ps if (p.length or 99) <= SEED_MAX_LENGTH],

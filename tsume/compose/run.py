@@ -36,7 +36,7 @@ import os
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,11 @@ from ..problem import Problem as Tsume
 from ..shards import Runner, report
 from ..variant import get_variant
 from .candidate import Candidate
-from .filters import STAGES, Criteria, consider
+from .filters import STAGES, Criteria, consider, mate
 from .idea import Ideas, candidate_keys, problem_keys
 from .material import Material, parse_material
-from .sources import METHODS, mate_pictures, mutate, random_candidates, two_plies_back
+from .climb import CLIMB_BUDGET, Rung, next_beam
+from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .state import Saved
 from .state import load as load_state
 from .state import save as save_state
@@ -63,7 +64,7 @@ __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settin
 MATING = ("length", "te-amari", "unsound", "accepted")
 #: Settings keys added since the first state files: a stored state without
 #: one counts as having this version's value.
-ADDED_SETTINGS = ("parent_ideas", "theme")
+ADDED_SETTINGS = ("parent_ideas", "theme", "beam")
 #: The stage of a sound problem that lacks the run's ``--theme``.
 OFF_THEME = "off-theme"
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
@@ -74,7 +75,7 @@ class Settings:
     """A composing run: everything its result depends on (and nothing else)."""
 
     variant: str = "ito"
-    methods: tuple[str, ...] = METHODS
+    methods: tuple[str, ...] = DEFAULT_METHODS
     seed: int = 1
     material: str | None = None
     limits: Criteria = field(default_factory=Criteria)
@@ -86,6 +87,7 @@ class Settings:
     parents: tuple[tuple[str, str | None], ...] = ()  # (position, defender rule) seeds for mutate and reverse
     parent_ideas: tuple[str, ...] = ()  # the parents' ideas (tsume.compose.idea): a problem must not repeat one
     theme: str | None = None  # keep only problems with this label (tsume.compose.themes)
+    beam: int = 4  # the climb's beam: partial problems kept at each length (tsume.compose.climb)
 
     def check(self) -> "Settings":
         """Validate (raises ArgumentError with one line); returns self."""
@@ -97,8 +99,8 @@ class Settings:
         lim = self.limits
         if not 1 <= lim.min_length <= lim.max_length <= 999:
             raise ArgumentError(f"lengths must satisfy 1 <= MIN <= MAX <= 999, not {lim.min_length}-{lim.max_length}")
-        if min(self.shard_size, self.breadth, self.generation, self.pool_size) < 1:
-            raise ArgumentError("shard size, breadth, generation and pool size must be at least 1")
+        if min(self.shard_size, self.breadth, self.generation, self.pool_size, self.beam) < 1:
+            raise ArgumentError("shard size, breadth, beam, generation and pool size must be at least 1")
         if self.per_length is not None and (isinstance(self.per_length, bool) or not isinstance(self.per_length, int)
                                             or self.per_length < 1):
             raise ArgumentError(f"per-length must be a whole number of at least 1, not {self.per_length!r}")
@@ -193,6 +195,7 @@ class _Shard:
             self.parents.append((w, length, _candidate(fen, s.variant, rule), nodes))
         self.found: list[Parent] = []
         self.full = full
+        self.last: Candidate | None = None  # the last candidate filtered, as repaired and economised
 
     def _parent(self) -> tuple[int | None, Candidate, int | None]:
         """A parent drawn at random, weighted towards the longest: its
@@ -206,14 +209,23 @@ class _Shard:
         self.found.append((weight, length, c.fen(), c.defender, nodes))
 
     def budget_left(self) -> bool:
-        return self.out.candidates < self.s.shard_size
+        # A climb reads many children at each length: a longer shard keeps
+        # a beam going for several lengths.
+        size = self.s.shard_size * (CLIMB_BUDGET if self.method == "climb" else 1)
+        return self.out.candidates < size
 
-    def try_one(self, c: Candidate, parent_nodes: int | None = None) -> tuple[str, int | None, int | None]:
+    def try_one(self, c: Candidate, parent_nodes: int | None = None,
+                max_length: int | None = None) -> tuple[str, int | None, int | None]:
         """Filter one candidate (made from a parent whose mate took
-        ``parent_nodes``, if known: the node limits grow with it); returns
-        its stage, and its length and solver nodes when it mates."""
+        ``parent_nodes``, if known: the node limits grow with it; mates
+        longer than ``max_length`` are not looked for); returns its stage,
+        and its length and solver nodes when it mates."""
         self.out.candidates += 1
-        o = consider(c, self.s.limits.for_parent(parent_nodes), self.full)
+        criteria = self.s.limits.for_parent(parent_nodes)
+        if max_length is not None and max_length < criteria.max_length:
+            criteria = replace(criteria, max_length=max_length)
+        o = consider(c, criteria, self.full)
+        self.last = o.candidate
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
@@ -318,6 +330,56 @@ class _Shard:
                 if nxt is None:
                     break
                 current, length, nodes = nxt, nlen, nnodes
+
+
+    def _climb(self) -> None:
+        pictures = mate_pictures(self.rng, self.s.variant, self.material)
+        walks = 0
+        ideas: set[str] = set()  # the ideas this shard's beams took (tsume.compose.climb.next_beam)
+        while self.budget_left():
+            # A start: a parent (the longest most often) or a fresh mate
+            # picture.  A shard's first walk starts from the parent its index
+            # points at, so that the shards of a generation climb from
+            # different parents, not all from the heaviest.
+            walks += 1
+            start: Candidate | None = None
+            if self.parents and walks == 1:
+                _w, length, start, nodes = self.parents[(self.index // len(self.s.methods)) % len(self.parents)]
+            elif self.parents and self.rng.random() < 0.75:
+                length, start, nodes = self._parent()
+            if start is not None and length is None:
+                # A parent of --parents: its length, from a plain solve.
+                r, nodes = mate(start, self.s.limits)
+                if r is None or r.length is None:
+                    continue
+                length = r.length
+            if start is None or length is None:
+                _mated, start = next(pictures)
+                _stage, length, nodes = self.try_one(start, max_length=1)
+                if length != 1:
+                    continue
+            beam = [Rung(length, start, nodes or 0, True)]
+            # Un-move two plies at a time from every partial problem of the
+            # beam; a child stays only if it mates in exactly two plies more
+            # (its solve bounded there: cheap).
+            while beam and self.budget_left():
+                children: list[Rung] = []
+                seen: set[str] = set()
+                for rung in beam:
+                    for child in two_plies_back(rung.candidate, self.rng, self.s.breadth):
+                        if not self.budget_left():
+                            break
+                        key = child.fen() + str(child.defender)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        want = rung.length + 2
+                        stage, got, spent = self.try_one(child, rung.nodes, max_length=want)
+                        if got == want and stage in ("accepted", "length", OFF_THEME):
+                            keys = tuple(self.out.accepted[-1]["ideas"]) if stage == "accepted" else ()
+                            # The candidate as repaired and economised: the problem itself.
+                            children.append(Rung(want, self.last or child, spent or 0, stage != "length", keys))
+                beam = next_beam(children, self.s.beam, self.rng, ideas)
 
 
 def _candidate(fen: str, variant: str, rule: str | None) -> Candidate:

@@ -16,10 +16,12 @@ from .candidate import Candidate
 from .material import Material, default_profiles
 from ..render import canonical_order
 
-__all__ = ["random_candidates", "mutate", "mate_pictures", "two_plies_back", "METHODS"]
+__all__ = ["random_candidates", "mutate", "mate_pictures", "two_plies_back", "METHODS", "DEFAULT_METHODS"]
 
-#: The methods ``tsume compose --method`` accepts.
-METHODS = ("random", "mutate", "reverse")
+#: The methods ``tsume compose --method`` accepts (``climb``: tsume.compose.climb).
+METHODS = ("random", "mutate", "reverse", "climb")
+#: The methods of a run that names none.
+DEFAULT_METHODS = ("random", "mutate", "reverse")
 
 
 def random_candidates(rng: random.Random, variant: str, material: Material | None = None) -> Iterator[Candidate]:

@@ -1,0 +1,64 @@
+"""The climb (tsume.compose.climb and the ``climb`` method of the run): a
+beam of partial problems lengthened two plies at a time."""
+
+from __future__ import annotations
+
+import random
+
+from tsume.collection import Record, load
+from tsume.compose import Candidate
+from tsume.compose.climb import Rung, material_key, next_beam
+from tsume.compose.run import Settings, compose, run_shard, settings_from
+from tsume.problem import Problem
+from tsume.verify import verify
+
+#: Ito, 5 plies: 10-8 5-4 9-7 4-3 T*5.
+SEED = Record(id="seed", position="1f1+Fk1t1+H+H21 b - 1", variant="ito", length=5,
+              solution="10-8 5-4 9-7 4-3 T*5".split())
+
+
+def cand(fen: str, variant: str = "ito") -> Candidate:
+    return Candidate.from_position(Problem(fen, variant=variant).position(), None)
+
+
+def test_a_seeded_climb_makes_a_longer_sound_problem_of_exact_length():
+    assert verify(SEED.problem()).length == 5
+    s = settings_from("ito", methods="climb", seed=3, length="9-99", parents=[SEED], shard_size=6)
+    r = run_shard(s, 0)
+    assert r.method == "climb" and r.accepted
+    longest = max(r.accepted, key=lambda a: a["length"])
+    assert longest["length"] >= 9  # two rungs above the seed
+    for a in r.accepted:
+        rep = verify(Problem(a["position"], variant="ito", defender=a["defender"]))
+        assert rep.verdict == "sound", a
+        assert rep.length == a["length"] and rep.mainline == a["solution"]
+
+
+def test_the_climb_repeats_with_its_seed_and_resumes(tmp_path):
+    s = Settings(variant="ito", methods=("climb",), seed=2, shard_size=3, generation=2).check()
+    assert run_shard(s, 1).accepted == run_shard(s, 1).accepted
+    a, b = tmp_path / "a.tsume", tmp_path / "b.tsume"
+    compose(s, a, count=4, workers=1)
+    compose(s, b, count=2, workers=1)
+    compose(s, b, count=4, workers=1, resume=True)
+    assert a.read_text() == b.read_text()
+    assert all("climb" in p.tags for p in load(a))
+
+
+def _rung(fen: str, nodes: int, sound: bool, ideas: tuple[str, ...] = ()) -> Rung:
+    return Rung(5, cand(fen), nodes, sound, ideas)
+
+
+def test_the_beam_prefers_sound_cheap_new_material_and_new_ideas():
+    a = _rung("1kt2h2G22 b GT 1", 50, True, ("x",))
+    b = _rung("1kt2h2G22 b GT 1", 10, False)
+    c = _rung("1kt2h1G23 b GT 1", 90, True, ("y",))  # the same material as a
+    d = _rung("1kt3G24 b GT 1", 80, True, ("z",))
+    e = _rung("1kt3G24 b G 1", 70, True, ("x",))  # an idea already taken
+    seen: set[str] = set()
+    beam = next_beam([b, c, d, e, a], 4, random.Random(1), seen)
+    assert beam == [a, d, c, b]
+    assert seen == {"x", "y", "z"}
+    assert material_key(a.candidate) == material_key(c.candidate) != material_key(d.candidate)
+    assert next_beam([b, c, d, e, a], 5, random.Random(2))[-1] == e
+

@@ -1,0 +1,70 @@
+"""The climb: a beam of partial problems, lengthened two plies at a time.
+
+The reverse method walks back from one problem at a time and stops where
+its walk finds no longer child.  The climb keeps a **beam** of up to
+``width`` partial problems of the same length; every one is un-moved two
+plies (:func:`~tsume.compose.sources.two_plies_back`) and a child stays
+only if it mates in exactly two plies more, which a solve bounded at that
+length finds cheaply.  The next beam is chosen here: sound children before
+clean mates not verified yet (those below the run's lengths), the cheapest
+to solve first (their children are cheaper again), and one per **material**
+(the men and hand, wherever they stand) before a second of any, so that the
+beam does not fill with one line's near copies.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .candidate import Candidate
+
+__all__ = ["CLIMB_BUDGET", "Rung", "material_key", "next_beam"]
+
+#: A climbing shard tries this many times the shard size of candidates: a
+#: beam reads ``width * breadth`` children at every length.
+CLIMB_BUDGET = 10
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A partial problem of the beam: its exact length, itself, the solver
+    nodes its mate took, and whether it was verified sound."""
+
+    length: int
+    candidate: Candidate
+    nodes: int
+    sound: bool
+    ideas: tuple[str, ...] = ()  # its idea keys when sound (tsume.compose.idea)
+
+
+def material_key(c: Candidate) -> str:
+    """The men on the board (by piece, not square) and the attacker's hand."""
+    men = "".join(sorted(p.symbol() for p in c.pos.board() if p is not None))
+    return f"{men}/{c.hand_counts()}/{c.n}"
+
+
+def next_beam(children: list[Rung], width: int, rng: random.Random, seen: set[str] | None = None) -> list[Rung]:
+    """Up to ``width`` of ``children`` (module docstring: sound first, then
+    the cheapest, one per material before a second of any).  A sound child
+    whose idea is in ``seen`` (the ideas taken so far, updated here) comes
+    after every other: the run would refuse it, and its children are
+    mostly the same idea again.  Ties are broken by ``rng``, so a seeded
+    run repeats."""
+    seen = set() if seen is None else seen
+    order = list(children)
+    rng.shuffle(order)
+    order.sort(key=lambda r: (not r.sound, r.nodes))
+    first: list[Rung] = []
+    rest: list[Rung] = []
+    repeats: list[Rung] = []
+    materials: set[str] = set()
+    for r in order:
+        key = material_key(r.candidate)
+        if r.ideas and seen.intersection(r.ideas):
+            repeats.append(r)
+        else:
+            (rest if key in materials else first).append(r)
+            seen.update(r.ideas)
+        materials.add(key)
+    return (first + rest + repeats)[:width]
