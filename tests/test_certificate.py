@@ -212,7 +212,7 @@ def test_corrupted_certificates_are_rejected():
     assert sum(counts.values()) >= 1000, counts
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_corrupted_certificates_are_rejected_larger_run():
     certs = certificates(tuple(LARGER.items()))
     assert len(certs) >= 100 and {c["variant"].split(":")[0] for c in certs} == {"ito", "rutherford"}
