@@ -87,6 +87,13 @@ class StudioPage:
         wait_js(self.page, f"document.getElementById('pid').value === {json.dumps(pid)} && "
                            f"document.getElementById('position').value === {json.dumps(given)}")
 
+    def verify(self, timeout: int = 30_000) -> str:
+        """Verifies the problem on the board from the solve tab; the verdict shown."""
+        self.tab("solve")
+        self.page.click("#verify")
+        self.page.wait_for_selector("#verdict [data-verdict]", timeout=timeout)
+        return self.page.get_attribute("#verdict [data-verdict]", "data-verdict")
+
     def start_play(self, collection: str, pid: str) -> dict:
         """Opens a problem in the play tab and starts it; its play tree, computed here."""
         self.open_problem(collection, pid)
@@ -214,11 +221,9 @@ def test_a_cleared_board_is_a_new_problem_verified_and_saved_as_one(page):
     pg.fill("#position", "1kT3H24 b G 1")
     pg.press("#position", "Enter")
     wait_js(pg, "document.getElementById('position').value === '1kT3H24 b G 1'")
-    page.tab("solve")
-    pg.click("#verify")
-    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    verdict = page.verify()
     want = verify(Problem("1kT3H24 b G 1"))
-    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == want.verdict == "sound"
+    assert verdict == want.verdict == "sound"
     assert pg.inner_text("#result-line").startswith(f"Mate in {want.length} plies")
     # Save asks for an id of its own, and files the problem under it, with nothing of ito-05's.
     page.tab("setup")
@@ -480,9 +485,7 @@ def test_a_result_for_another_position_says_so_and_steps_its_own(page):
     given = Position(pr.position, pr.variant, validate=False).fen()
     line = solve(pr.problem()).mainline
     # A verification reads the stated length and solution: another length, and it says so.
-    page.tab("solve")
-    pg.click("#verify")
-    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
+    page.verify()
     assert stale_note(pg, "#result-stale") == ""
     page.tab("setup")
     pg.fill("#length", "11")
@@ -549,10 +552,7 @@ def test_a_result_for_another_position_says_so_and_steps_its_own(page):
 def test_verify_a_flawed_problem_and_see_its_finding_on_the_board(page):
     pg = page.page
     page.open_problem("flawed", "ito-yozume-1")
-    page.tab("solve")
-    pg.click("#verify")
-    pg.wait_for_selector("#verdict [data-verdict]", timeout=30_000)
-    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == "unsound"
+    assert page.verify() == "unsound"
     assert pg.locator("#certified").count() == 0  # only a sound problem is certified
     finding = pg.locator('#findings button.finding[data-kind="yozume"]')
     assert finding.count() == 1 and "F7x8=+F also mates" in finding.inner_text()
@@ -576,10 +576,7 @@ def test_verify_a_sound_problem_shows_certified_and_downloads_its_certificate(pa
 
     pg = page.page
     page.open_problem("examples", "ito-05")
-    page.tab("solve")
-    pg.click("#verify")
-    pg.wait_for_selector("#verdict [data-verdict]", timeout=60_000)
-    assert pg.get_attribute("#verdict [data-verdict]", "data-verdict") == "sound"
+    assert page.verify(timeout=60_000) == "sound"
     pg.wait_for_selector("#certified", timeout=5_000)
     assert pg.inner_text("#certified").startswith("Certified")
     with pg.expect_download() as info:
