@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..arguments import check_range
 from ..collection import Problem
@@ -175,6 +175,18 @@ def _rng(s: Settings, index: int, method: str) -> random.Random:
     return random.Random(f"tsume-compose/{s.variant}/{s.seed}/{method}/{index}")
 
 
+class Tried(NamedTuple):
+    """One candidate filtered: its stage, its length and solver nodes when it
+    mates, the candidate as the filters left it (repaired, economised) and,
+    when accepted, its idea keys (tsume.compose.idea)."""
+
+    stage: str
+    length: int | None
+    nodes: int | None
+    candidate: Candidate
+    ideas: tuple[str, ...] = ()
+
+
 class _Shard:
     def __init__(self, s: Settings, index: int, pool: list[Parent], full: frozenset[int]) -> None:
         self.s = s
@@ -195,7 +207,6 @@ class _Shard:
             self.parents.append((w, length, _candidate(fen, s.variant, rule), nodes))
         self.found: list[Parent] = []
         self.full = full
-        self.last: Candidate | None = None  # the last candidate filtered, as repaired and economised
 
     def _parent(self) -> tuple[int | None, Candidate, int | None]:
         """A parent drawn at random, weighted towards the longest: its
@@ -215,17 +226,15 @@ class _Shard:
         return self.out.candidates < size
 
     def try_one(self, c: Candidate, parent_nodes: int | None = None,
-                max_length: int | None = None) -> tuple[str, int | None, int | None]:
+                max_length: int | None = None) -> Tried:
         """Filter one candidate (made from a parent whose mate took
         ``parent_nodes``, if known: the node limits grow with it; mates
-        longer than ``max_length`` are not looked for); returns its stage,
-        and its length and solver nodes when it mates."""
+        longer than ``max_length`` are not looked for)."""
         self.out.candidates += 1
         criteria = self.s.limits.for_parent(parent_nodes)
         if max_length is not None and max_length < criteria.max_length:
             criteria = replace(criteria, max_length=max_length)
         o = consider(c, criteria, self.full)
-        self.last = o.candidate
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
@@ -251,9 +260,12 @@ class _Shard:
                 self.out.stages["accepted"] -= 1
                 self.out.stages[OFF_THEME] += 1
                 self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
-                return OFF_THEME, o.report.length, nodes
+                return Tried(OFF_THEME, o.report.length, nodes, o.candidate)
             rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None, position=start)
             shape = rating.features.get("shape")
+            # The idea keys, made from the candidate held here (the merge
+            # does not read the position string back).
+            ideas = candidate_keys(o.candidate, o.report.mainline, shape if isinstance(shape, str) else None)
             self.out.accepted.append({
                 "position": o.candidate.fen(),
                 "defender": o.candidate.defender,
@@ -266,16 +278,14 @@ class _Shard:
                 "stars": rating.stars,
                 "features": rating.features,
                 "themes": labels,
-                # The idea keys, made from the candidate held here (the merge
-                # does not read the position string back).
-                "ideas": candidate_keys(o.candidate, o.report.mainline, shape if isinstance(shape, str) else None),
+                "ideas": ideas,
             })
             self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
-            return o.stage, o.report.length, nodes
+            return Tried(o.stage, o.report.length, nodes, o.candidate, tuple(ideas))
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
             self._keep(max(1, length // 2), length, o.candidate, nodes or 0)
-        return o.stage, length, nodes
+        return Tried(o.stage, length, nodes, o.candidate)
 
     def run(self) -> ShardResult:
         # This thread's CPU: shards run as threads of one process too, where
@@ -311,8 +321,9 @@ class _Shard:
                 length, current, nodes = self._parent()
             else:
                 _mated, current = next(pictures)
-                stage, length, nodes = self.try_one(current)
-                if stage != "accepted" and length != 1:
+                tried = self.try_one(current)
+                length, nodes = tried.length, tried.nodes
+                if tried.stage != "accepted" and length != 1:
                     continue
             # Walk back two plies at a time while the problem stays sound.
             while self.budget_left():
@@ -321,7 +332,7 @@ class _Shard:
                 for cand in backs:
                     if not self.budget_left():
                         break
-                    stage, got, spent = self.try_one(cand, nodes)
+                    stage, got, spent = self.try_one(cand, nodes)[:3]
                     if got is not None and (length is None or got > length) and stage in ("accepted", "length", "unsound"):
                         if nxt is None or stage == "accepted":
                             nxt, nlen, nnodes = cand, got, spent
@@ -355,7 +366,8 @@ class _Shard:
                 length = r.length
             if start is None or length is None:
                 _mated, start = next(pictures)
-                _stage, length, nodes = self.try_one(start, max_length=1)
+                tried = self.try_one(start, max_length=1)
+                length, nodes = tried.length, tried.nodes
                 if length != 1:
                     continue
             beam = [Rung(length, start, nodes or 0, True)]
@@ -374,11 +386,10 @@ class _Shard:
                             continue
                         seen.add(key)
                         want = rung.length + 2
-                        stage, got, spent = self.try_one(child, rung.nodes, max_length=want)
-                        if got == want and stage in ("accepted", "length", OFF_THEME):
-                            keys = tuple(self.out.accepted[-1]["ideas"]) if stage == "accepted" else ()
+                        t = self.try_one(child, rung.nodes, max_length=want)
+                        if t.length == want and t.stage in ("accepted", "length", OFF_THEME):
                             # The candidate as repaired and economised: the problem itself.
-                            children.append(Rung(want, self.last or child, spent or 0, stage != "length", keys))
+                            children.append(Rung(want, t.candidate, t.nodes or 0, t.stage != "length", t.ideas))
                 beam = next_beam(children, self.s.beam, self.rng, ideas)
 
 
