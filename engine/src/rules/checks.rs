@@ -79,6 +79,18 @@ impl Position {
 
     /// The legal moves that give check (the attacker's moves in a tsume), without the repetition rule.
     pub fn checks(&mut self, out: &mut MoveList) {
+        self.checks_among(None, out);
+    }
+
+    /// The moves of [`Position::checks`] made by the piece on `s`, in the
+    /// same order: what a caller that wants one piece's checks asks, without
+    /// generating every other piece's and every drop.
+    pub fn checks_by(&mut self, s: Square, out: &mut MoveList) {
+        self.checks_among(Some(s), out);
+    }
+
+    /// The checks of every piece and drop, or only of the piece on `only`.
+    fn checks_among(&mut self, only: Option<Square>, out: &mut MoveList) {
         self.filtered = 0;
         let c = self.turn;
         let e = c.flip();
@@ -91,7 +103,11 @@ impl Position {
         let disc = self.check_region(c, ek);
         let mut cands = MoveList::new();
         let mut buf = MoveList::new();
-        for s in Squares(self.occ[c.index()]) {
+        let movers = match only {
+            Some(s) => self.occ[c.index()] & bit(s),
+            None => self.occ[c.index()],
+        };
+        for s in Squares(movers) {
             buf.clear();
             self.piece_moves(s, &mut buf);
             if has(disc, s) {
@@ -116,7 +132,7 @@ impl Position {
             }
         }
         let hand = self.hands[c.index()];
-        if (0..t.nkinds).any(|k| k != t.royal_kind && hand.count(k) != 0) {
+        if only.is_none() && (0..t.nkinds).any(|k| k != t.royal_kind && hand.count(k) != 0) {
             let squares = self.drop_squares(c);
             for k in 0..t.nkinds {
                 if hand.count(k) == 0 || k == t.royal_kind {
@@ -211,6 +227,21 @@ mod tests {
         // Only the pawn dropped on 2 checks.
         assert_eq!(c.to_vec(), vec![Move::drop(2, 2)]);
         assert_eq!(p.drop_check_kinds() & 0b10, 0b10);
+    }
+
+    #[test]
+    fn one_pieces_checks_are_those_of_all_checks_it_makes() {
+        // Black: a Tile General on 6, a Silver Cannon on 9, a Pawn in hand.
+        let mut p = pos("ito", "k4T2C21K", Black, [&[0, 1], &[]]);
+        let mut all = MoveList::new();
+        p.checks(&mut all);
+        for s in 1..=31u8 {
+            let mut one = MoveList::new();
+            p.checks_by(s, &mut one);
+            let want: Vec<Move> = all.iter().copied().filter(|m| m.from() == s).collect();
+            assert_eq!(one.to_vec(), want, "square {s}");
+        }
+        assert!(all.iter().any(|m| m.from() != 0) && all.iter().any(|m| m.from() == 0));
     }
 
     #[test]

@@ -174,12 +174,8 @@ fn test_recaptures(
     dependent: &mut bool,
 ) -> Result<bool, Stop> {
     let mut list = MoveList::new();
-    d.position_mut().checks(&mut list);
-    let captures: Vec<Move> = list
-        .iter()
-        .copied()
-        .filter(|x| x.from() == checker && x.to() == to)
-        .collect();
+    d.position_mut().checks_by(checker, &mut list);
+    let captures: Vec<Move> = list.iter().copied().filter(|x| x.to() == to).collect();
     for x in captures {
         let pos = d.position_mut();
         let kind = pos.tables().hand_kind[pos.piece(to) as usize] as usize;
