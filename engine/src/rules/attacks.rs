@@ -113,6 +113,49 @@ impl Position {
             .any(|g| g.lattice[k as usize] & touched != 0 && line_attacks(g, k, occ, at))
     }
 
+    /// The squares of `squares` (empty ones) where a piece of colour `c`
+    /// dropped leaves `c`'s king unattacked, as [`Position::attacked_occ`]
+    /// tells of each drop.
+    ///
+    /// A drop blocks no leap and changes only the lines through its square:
+    /// a leap onto the king rules out every square, a line attacking it
+    /// every square off that line, and only the lines through a square
+    /// left are looked at again.
+    pub(crate) fn safe_drop_squares(&self, c: Colour, squares: Mask) -> Mask {
+        let k = self.kings[c.index()];
+        if k == 0 {
+            return squares;
+        }
+        let t = &*self.tables;
+        let e = c.flip().index();
+        let board = &self.board;
+        let at = |p: Square| board[p as usize];
+        for p in Squares(self.occ[e] & t.leap_zone(e, k)) {
+            if t.leap_from(e, k, p) >> board[p as usize] & 1 != 0 {
+                return 0;
+            }
+        }
+        let occ = self.occ[0] | self.occ[1];
+        let groups = &t.ray_att[e];
+        let mut left = squares;
+        for g in groups {
+            if left != 0 && line_attacks(g, k, occ, at) {
+                left &= g.lattice[k as usize];
+            }
+        }
+        let mut safe = 0;
+        for to in Squares(left) {
+            let occ2 = occ | bit(to);
+            if !groups
+                .iter()
+                .any(|g| has(g.lattice[k as usize], to) && line_attacks(g, k, occ2, at))
+            {
+                safe |= bit(to);
+            }
+        }
+        safe
+    }
+
     /// Would move `m` of colour `c` leave its own king attacked?
     #[inline]
     pub(crate) fn move_exposes(&self, m: Move, c: Colour) -> bool {
@@ -297,7 +340,7 @@ mod tests {
     use crate::rules::colour::Colour::{Black, White};
     use crate::rules::moves::Move;
     use crate::rules::position::tests::{ito_start, pos};
-    use crate::rules::square::bit;
+    use crate::rules::square::{bit, Squares};
 
     #[test]
     fn start_has_no_check() {
@@ -343,5 +386,34 @@ mod tests {
         assert!(!p.gives_check(Move::board(7, 10)));
         assert_eq!(p.ply(), 0);
         assert!(!p.move_exposes(Move::board(31, 30), Black));
+    }
+
+    #[test]
+    fn safe_drop_squares_are_the_drops_attacked_occ_allows() {
+        // White to move: in check by a chariot, by a cannon through a screen
+        // (a White cannon on 3 is the screen another could hop over), by a
+        // leaper, and not in check.
+        let cases = [
+            ("k8+C20K", &[] as &[u8]),
+            ("k3p4C20K", &[]),
+            ("k1c2p4C19K", &[]),
+            ("k5H23K", &[]),
+            ("k2+C2C3p19K", &[]),
+            ("2k4T2C19K", &[]),
+        ];
+        for (board, _) in cases {
+            let p = pos("ito", board, White, [&[], &[0, 1]]);
+            let k = p.king(White);
+            let occ = p.occupied();
+            let empty = p.tables().board_mask & !occ;
+            let want = Squares(empty).fold(0, |m, to| {
+                if p.attacked_occ(k, Black, occ | bit(to), 0, 0) {
+                    m
+                } else {
+                    m | bit(to)
+                }
+            });
+            assert_eq!(p.safe_drop_squares(White, empty), want, "{board}");
+        }
     }
 }

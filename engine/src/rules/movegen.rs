@@ -131,15 +131,9 @@ impl Position {
         if nf == 0 {
             return;
         }
-        let k = self.kings[c.index()];
-        let e = c.flip();
-        let occ = self.occ[0] | self.occ[1];
-        for to in Squares(squares) {
-            // Our own piece on the square attacks nothing of ours (value 0 will do).
-            if k == 0 || !self.attacked_occ(k, e, occ | bit(to), 0, 0) {
-                for &f in &faces[..nf] {
-                    out.push(Move::drop(f, to));
-                }
+        for to in Squares(self.safe_drop_squares(c, squares)) {
+            for &f in &faces[..nf] {
+                out.push(Move::drop(f, to));
             }
         }
     }
