@@ -156,6 +156,74 @@ impl Position {
         safe
     }
 
+    /// The empty squares where a piece, whatever it is, arriving would let
+    /// colour `by` attack `k` by a hop, with itself the screen; `k` not
+    /// attacked by `by` now.
+    ///
+    /// Not attacked now, no line's nearest piece slides to `k` and none
+    /// hops: a piece put beyond the nearest changes neither, and one put
+    /// before it (on the line) makes the nearest the one behind, so it
+    /// checks exactly when that piece hops to `k` over one screen.
+    pub(crate) fn screen_squares(&self, k: Square, by: Colour) -> Mask {
+        let t = &*self.tables;
+        let occ = self.occ[0] | self.occ[1];
+        let mut out = 0;
+        for g in &t.ray_att[by.index()] {
+            if !g.has_hop {
+                continue;
+            }
+            let line = g.lattice[k as usize];
+            let m = occ & line;
+            if m == 0 {
+                continue;
+            }
+            let p = g.nearest(m);
+            if g.hop_range[self.board[p as usize] as usize] >= p.abs_diff(k) {
+                out |= line & t.between(p, k);
+            }
+        }
+        out & !occ
+    }
+
+    /// The empty squares from which a piece of value `v` of colour `by`
+    /// put there would itself attack `k`, by a leap or a ride over the
+    /// board as it stands.
+    pub(crate) fn drop_attack_squares(&self, v: u8, k: Square, by: Colour) -> Mask {
+        let t = &*self.tables;
+        let occ = self.occ[0] | self.occ[1];
+        let within = |r: u8| {
+            let (k, r) = (k as usize, r as usize);
+            t.above(k.saturating_sub(r + 1)) & t.below((k + r + 1).min(t.n + 1))
+        };
+        let mut out = t.leap_reach(v, k);
+        for g in &t.ray_att[by.index()] {
+            let (slide, hop) = (g.slide_range[v as usize], g.hop_range[v as usize]);
+            if slide == 0 && hop == 0 {
+                continue;
+            }
+            let line = g.lattice[k as usize];
+            let m = occ & line;
+            if m == 0 {
+                out |= line & within(slide);
+                continue;
+            }
+            // Nearer than the nearest piece it slides; beyond it, up to the
+            // next, it hops.
+            let p1 = g.nearest(m);
+            let near = line & t.between(k, p1);
+            out |= near & within(slide);
+            if hop != 0 {
+                let rest = m ^ bit(p1);
+                let mut far = line & !near & !bit(p1);
+                if rest != 0 {
+                    far &= t.between(p1, g.nearest(rest));
+                }
+                out |= far & within(hop);
+            }
+        }
+        out & !occ
+    }
+
     /// Would move `m` of colour `c` leave its own king attacked?
     #[inline]
     pub(crate) fn move_exposes(&self, m: Move, c: Colour) -> bool {
@@ -340,7 +408,7 @@ mod tests {
     use crate::rules::colour::Colour::{Black, White};
     use crate::rules::moves::Move;
     use crate::rules::position::tests::{ito_start, pos};
-    use crate::rules::square::{bit, Squares};
+    use crate::rules::square::{bit, has, Squares};
 
     #[test]
     fn start_has_no_check() {
@@ -414,6 +482,77 @@ mod tests {
                 }
             });
             assert_eq!(p.safe_drop_squares(White, empty), want, "{board}");
+        }
+    }
+
+    #[test]
+    fn screen_squares_are_the_drops_that_check_as_a_screen() {
+        // Black to move, the White king not attacked: cannons on 9 and 12
+        // with nothing before them, a chariot, a cannon behind a pawn.
+        for board in [
+            "k7C21K",
+            "k10C18K",
+            "k3p4C20K",
+            "k7+C21K",
+            "2k5C2C18K",
+            "k9p8C10K",
+        ] {
+            let p = pos("ito", board, Black, [&[], &[]]);
+            let ek = p.king(White);
+            if p.is_attacked(ek, Black) {
+                continue;
+            }
+            let occ = p.occupied();
+            let empty = p.tables().board_mask & !occ;
+            let want = Squares(empty).fold(0, |m, to| {
+                if p.attacked_after(ek, Black, occ | bit(to), 0, to, 0) {
+                    m | bit(to)
+                } else {
+                    m
+                }
+            });
+            assert_eq!(p.screen_squares(ek, Black), want, "{board}");
+        }
+        // A cannon with an open line to the king: every square before it screens.
+        let p = pos("ito", "k7C21K", Black, [&[], &[]]);
+        assert_eq!(
+            p.screen_squares(1, Black),
+            (2..=8).fold(0, |m, s| m | bit(s))
+        );
+    }
+
+    #[test]
+    fn drop_attack_squares_are_where_the_tables_say_a_piece_attacks() {
+        let boards = [
+            ("ito", "k29K"),
+            ("ito", "k3p4C20K"),
+            ("ito", "k7+C21K"),
+            ("ito", "2k5C2C18K"),
+            ("ito", "k9p8C10K"),
+            ("ito", "k1p1p3T21K"),
+            ("rutherford", "1S3k8B3N2"),
+            ("rutherford", "k2p3L2N5K"),
+        ];
+        for (variant, board) in boards {
+            let p = pos(variant, board, Black, [&[], &[]]);
+            let ek = p.king(White);
+            let occ = p.occupied();
+            let t = p.tables().clone();
+            for face in 2..=t.nfaces as u8 {
+                let v = face << 1;
+                let want = Squares(t.board_mask & !occ).fold(0, |m, s| {
+                    if has(t.leap_mask(v, s), ek) || t.ride_hits(v, s, ek, occ | bit(s)) {
+                        m | bit(s)
+                    } else {
+                        m
+                    }
+                });
+                assert_eq!(
+                    p.drop_attack_squares(v, ek, Black),
+                    want,
+                    "{board} face {face}"
+                );
+            }
         }
     }
 }

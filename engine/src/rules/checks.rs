@@ -131,15 +131,33 @@ impl Position {
                 }
             }
         }
+        let occ = self.occ[0] | self.occ[1];
+        // Not in check before the move (as in any position reached by
+        // play): only the lines the move touches can give a discovered check.
+        let quiet = !self.is_attacked(ek, c);
+        // The drop squares where a piece, whatever it is, checks as the
+        // screen a ride of ours needs (when `quiet`; else every square of
+        // the lines, each drop tested in full).
+        let mut screens = disc;
         let hand = self.hands[c.index()];
         if only.is_none() && (0..t.nkinds).any(|k| k != t.royal_kind && hand.count(k) != 0) {
             let squares = self.drop_squares(c);
+            if quiet {
+                screens = squares & self.screen_squares(ek, c);
+            }
             for k in 0..t.nkinds {
                 if hand.count(k) == 0 || k == t.royal_kind {
                     continue;
                 }
                 for &f in &t.drop_faces[k] {
-                    for to in Squares(squares & (t.reach(f << 1 | c.index() as u8, ek) | disc)) {
+                    let v = f << 1 | c.index() as u8;
+                    // Quiet, a drop checks by itself or as a screen: known here.
+                    let checking = if quiet {
+                        self.drop_attack_squares(v, ek, c) | screens
+                    } else {
+                        t.reach(v, ek) | screens
+                    };
+                    for to in Squares(squares & checking) {
                         cands.push(Move::drop(f, to));
                     }
                 }
@@ -149,7 +167,6 @@ impl Position {
             return;
         }
         let k = self.kings[c.index()];
-        let occ = self.occ[0] | self.occ[1];
         // Moves off the danger squares cannot expose our king (when not in check).
         let (always_test, danger) = if k == 0 {
             (false, 0)
@@ -158,9 +175,6 @@ impl Position {
             (checkers != 0, danger)
         };
         let dropmate = !t.drop_mate;
-        // Not in check before the move (as in any position reached by
-        // play): only the lines the move touches can give a discovered check.
-        let quiet = !self.is_attacked(ek, c);
         let mut esc = None;
         let mut filtered = 0;
         for &m in cands.iter() {
@@ -185,7 +199,9 @@ impl Position {
                     !has(disc, to),
                 )
             };
-            if exact {
+            if frm == 0 && quiet {
+                // A drop listed checks (above).
+            } else if exact {
                 // Only the moved piece can give check: the tables decide it.
                 if !has(t.leap_mask(v, to), ek) && !t.ride_hits(v, to, ek, occ2) {
                     continue;
