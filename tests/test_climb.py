@@ -62,3 +62,33 @@ def test_the_beam_prefers_sound_cheap_new_material_and_new_ideas():
     assert material_key(a.candidate) == material_key(c.candidate) != material_key(d.candidate)
     assert next_beam([b, c, d, e, a], 5, random.Random(2))[-1] == e
 
+
+
+def test_the_memory_hands_back_the_same_outcome_and_changes_no_result(monkeypatch):
+    from tsume.compose import memo
+    from tsume.compose.filters import Criteria, consider
+
+    memo.forget()
+    c = cand(SEED.position)
+    crit = Criteria(min_length=5, max_length=9)
+    first = memo.considered(c, crit)
+    assert first.stage == consider(c, crit).stage == "accepted"
+    assert memo.considered(cand(SEED.position), crit) is first  # the same candidate, made again
+    assert memo.remembered()["hits"] == 1
+    assert memo.considered(c, crit, {5}).stage == "length"  # other lengths skipped: another key
+    assert memo.considered(c, Criteria(min_length=7, max_length=9)).stage == "length"  # other criteria too
+    # A shard's result is the same from an empty memory and a warm one.
+    s = settings_from("ito", methods="climb", seed=3, length="9-99", parents=[SEED], shard_size=3)
+    memo.forget()
+    cold = run_shard(s, 0)
+    assert memo.remembered()["misses"] > 0
+    warm = run_shard(s, 0)
+    assert memo.remembered()["hits"] >= warm.candidates
+    assert (warm.accepted, warm.stages, warm.nodes, warm.parents) == (cold.accepted, cold.stages, cold.nodes, cold.parents)
+    # Bounded: the least recently used go first.
+    monkeypatch.setattr(memo, "CAPACITY", 2)
+    memo.forget()
+    for fen in ("1kt2h2G22 b GT 1", "1kt2h1G23 b GT 1", "1kt3G24 b GT 1"):
+        memo.considered(cand(fen), crit)
+    assert memo.remembered()["held"] == 2
+    memo.forget()

@@ -47,8 +47,9 @@ from ..problem import Problem as Tsume
 from ..shards import Runner, report
 from ..variant import get_variant
 from .candidate import Candidate
-from .filters import STAGES, Criteria, consider, mate
+from .filters import STAGES, Criteria
 from .idea import Ideas, candidate_keys, problem_keys
+from .memo import considered, mated
 from .material import Material, parse_material
 from .climb import CLIMB_BUDGET, Rung, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
@@ -234,7 +235,8 @@ class _Shard:
         criteria = self.s.limits.for_parent(parent_nodes)
         if max_length is not None and max_length < criteria.max_length:
             criteria = replace(criteria, max_length=max_length)
-        o = consider(c, criteria, self.full)
+        # The same child is met again and again (tsume.compose.memo).
+        o = considered(c, criteria, self.full)
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
@@ -360,7 +362,7 @@ class _Shard:
                 length, start, nodes = self._parent()
             if start is not None and length is None:
                 # A parent of --parents: its length, from a plain solve.
-                r, nodes = mate(start, self.s.limits)
+                r, nodes = mated(start, self.s.limits)
                 if r is None or r.length is None:
                     continue
                 length = r.length
