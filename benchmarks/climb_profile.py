@@ -17,7 +17,7 @@ i = 0
 pr.enable()
 while time.process_time() - t < 60:
     r = run_shard(s, i, pool)
-    pool = merge_pool(pool, r.parents, s.pool_size)  # each shard sees every earlier one: a serial climb
+    pool = merge_pool(pool, r.parents, s.pool_size, 4)  # each shard sees every earlier one: a serial climb
     i += 1
 pr.disable()
 print("shards", i, "cpu", round(time.process_time() - t, 1))

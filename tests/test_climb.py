@@ -92,3 +92,44 @@ def test_the_memory_hands_back_the_same_outcome_and_changes_no_result(monkeypatc
         memo.considered(cand(fen), crit)
     assert memo.remembered()["held"] == 2
     memo.forget()
+
+
+def test_a_climbing_pool_keeps_few_of_one_material():
+    from tsume.compose.climb import fen_material
+    from tsume.compose.run import merge_pool
+
+    # The same men and hand on other squares: one material; another hand or rule: another.
+    assert fen_material("1kt2h2G22 b GT 1", None) == fen_material("1kt2h1G23 b GT 1", None)
+    assert fen_material("1kt2h2G22 b GT 1", None) != fen_material("1kt2h2G22 b G 1", None)
+    assert fen_material("1kt2h2G22 b GT 1", None) != fen_material("1kt2h2G22 b GT 1", "none")
+    assert fen_material("k5+N6 b - 1", None).endswith("/13/None")  # the board's length (Rutherford's varies)
+    same = [(20 - i, 20 - i, f"1kt{i}G{27 - i} b GT 1", None, 5) for i in range(1, 6)]
+    other = (3, 3, "k1P2H25 b G 1", None, 10)
+    assert merge_pool(same, [other], 4) == same[:4]
+    assert merge_pool(same, [other], 4, per_material=2) == [same[0], same[1], other]
+    # A climbing run's shards hand back a pool capped so.
+    s = settings_from("ito", methods="climb", seed=3, length="9-99", parents=[SEED], shard_size=6)
+    r = run_shard(s, 0)
+    counts: dict[str, int] = {}
+    for p in r.parents:
+        counts[fen_material(p[2], p[3])] = counts.get(fen_material(p[2], p[3]), 0) + 1
+    assert r.parents and max(counts.values()) <= 4
+
+
+def test_a_parent_of_the_user_is_solved_under_the_widest_limits(monkeypatch):
+    import tsume.compose.run as run
+    from tsume.compose.filters import MOST, Criteria
+
+    base = Criteria(min_length=9, max_length=99)
+    wide = base.widest()
+    assert wide == base.for_parent(10**9) and wide.mate_nodes == MOST * base.mate_nodes
+    assert wide.verify_nodes > base.verify_nodes
+    # A long parent costs more than the base limit to solve (an Ito mate of
+    # 21 plies takes some 17,000 nodes, of 43 some 70,000): the climb
+    # solves one it was given under the widest limits.
+    asked: list[Criteria] = []
+    real = run.mated
+    monkeypatch.setattr(run, "mated", lambda c, criteria: asked.append(criteria) or real(c, criteria))
+    s = settings_from("ito", methods="climb", seed=3, length="9-99", parents=[SEED], shard_size=2)
+    run_shard(s, 0)
+    assert asked and all(c == s.limits.widest() for c in asked)

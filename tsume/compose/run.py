@@ -51,7 +51,7 @@ from .filters import STAGES, Criteria
 from .idea import Ideas, candidate_keys, problem_keys
 from .memo import considered, mated
 from .material import Material, parse_material
-from .climb import CLIMB_BUDGET, Rung, next_beam
+from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .state import Saved
 from .state import load as load_state
@@ -147,16 +147,28 @@ class ShardResult:
 Parent = tuple[int, int, str, "str | None", int]
 
 
-def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Parent]:
+def merge_pool(pool: list[Parent], found: list[Parent], size: int, per_material: int | None = None) -> list[Parent]:
     """The pool after ``found`` joins ``pool``: the ``size`` heaviest
-    parents, one per position, earlier ones first among equals."""
+    parents, one per position, earlier ones first among equals; with
+    ``per_material``, at most that many of one material
+    (:func:`tsume.compose.climb.fen_material`), the heaviest."""
     best: dict[tuple[str, str | None], Parent] = {}
     for p in list(pool) + list(found):
         key = (p[2], p[3])
         if key not in best or p[0] > best[key][0]:
             best[key] = p
     # sorted() is stable and best keeps first-seen order: equals stay in order.
-    return sorted(best.values(), key=lambda p: -p[0])[:size]
+    ranked = sorted(best.values(), key=lambda p: -p[0])
+    if per_material is not None:
+        held: dict[str, int] = {}
+        kept = []
+        for p in ranked:
+            m = fen_material(p[2], p[3])
+            if held.get(m, 0) < per_material:
+                held[m] = held.get(m, 0) + 1
+                kept.append(p)
+        ranked = kept
+    return ranked[:size]
 
 
 def _parent_entry(x: object) -> Parent:
@@ -168,6 +180,11 @@ def _parent_entry(x: object) -> Parent:
             and (rule is None or isinstance(rule, str))):
         raise ValueError(x)
     return (w, length, fen, rule, nodes)
+
+
+def _per_material(s: Settings) -> int | None:
+    """The pool's cap per material: a climbing run's only (tsume.compose.climb)."""
+    return POOL_PER_MATERIAL if "climb" in s.methods else None
 
 
 def _rng(s: Settings, index: int, method: str) -> random.Random:
@@ -295,7 +312,7 @@ class _Shard:
         started = time.thread_time()
         getattr(self, f"_{self.method}")()
         self.out.cpu = time.thread_time() - started
-        self.out.parents = merge_pool([], self.found, self.s.pool_size)
+        self.out.parents = merge_pool([], self.found, self.s.pool_size, _per_material(self.s))
         return self.out
 
     def _random(self) -> None:
@@ -361,8 +378,9 @@ class _Shard:
             elif self.parents and self.rng.random() < 0.75:
                 length, start, nodes = self._parent()
             if start is not None and length is None:
-                # A parent of --parents: its length, from a plain solve.
-                r, nodes = mated(start, self.s.limits)
+                # A parent of --parents: its length, from a plain solve under
+                # the widest limits (a long one costs more than the base).
+                r, nodes = mated(start, self.s.limits.widest())
                 if r is None or r.length is None:
                     continue
                 length = r.length
@@ -700,7 +718,7 @@ def compose(
                 else:
                     live.pop(next_shard, None)
                     next_shard, skip = next_shard + 1, 0
-                    running = merge_pool(running, r.parents, settings.pool_size)
+                    running = merge_pool(running, r.parents, settings.pool_size, _per_material(settings))
                     if next_shard % G == 0:
                         # Every shard before generation k = next_shard // G
                         # is merged: the pool of generation k + 1 is known.
