@@ -133,3 +133,22 @@ def test_a_parent_of_the_user_is_solved_under_the_widest_limits(monkeypatch):
     s = settings_from("ito", methods="climb", seed=3, length="9-99", parents=[SEED], shard_size=2)
     run_shard(s, 0)
     assert asked and all(c == s.limits.widest() for c in asked)
+
+
+def test_a_parents_idea_found_again_weighs_half_in_the_pool():
+    from dataclasses import replace
+
+    s = replace(settings_from("ito", methods="climb", seed=3, length="5-99", parents=[SEED], shard_size=3),
+                parent_ideas=())
+    cold = run_shard(s, 0)
+    assert cold.accepted
+    weight = {p[2]: p[0] for p in cold.parents}
+    assert all(weight[a["position"]] == a["length"] for a in cold.accepted if a["position"] in weight)
+    # The same shard, its finds now ideas of the parents: found again, each
+    # weighs half.
+    known = replace(s, parent_ideas=tuple(k for a in cold.accepted for k in a["ideas"]))
+    warm = run_shard(known, 0)
+    again = [a for a in warm.accepted if not set(a["ideas"]).isdisjoint(known.parent_ideas)]
+    weight = {p[2]: p[0] for p in warm.parents}
+    assert again and all(weight[a["position"]] == a["length"] // 2 for a in again if a["position"] in weight)
+    assert any(a["position"] in weight for a in again)

@@ -225,6 +225,7 @@ class _Shard:
             self.parents.append((w, length, _candidate(fen, s.variant, rule), nodes))
         self.found: list[Parent] = []
         self.full = full
+        self.parent_ideas = frozenset(s.parent_ideas)
 
     def _parent(self) -> tuple[int | None, Candidate, int | None]:
         """A parent drawn at random, weighted towards the longest: its
@@ -299,7 +300,11 @@ class _Shard:
                 "themes": labels,
                 "ideas": ideas,
             })
-            self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
+            # A parent's idea found again (the run refuses it): a parent
+            # with half the weight, so that the pool climbs from new ones.
+            known = not self.parent_ideas.isdisjoint(ideas)
+            length = o.report.length or 1
+            self._keep(max(1, length // 2) if known else length, length, o.candidate, nodes or 0)
             return Tried(o.stage, o.report.length, nodes, o.candidate, tuple(ideas))
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
@@ -365,7 +370,9 @@ class _Shard:
     def _climb(self) -> None:
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
         walks = 0
-        ideas: set[str] = set()  # the ideas this shard's beams took (tsume.compose.climb.next_beam)
+        # The ideas this shard's beams took, and the parents' (which the run
+        # refuses): tsume.compose.climb.next_beam puts a child of one last.
+        ideas: set[str] = set(self.parent_ideas)
         while self.budget_left():
             # A start: a parent (the longest most often) or a fresh mate
             # picture.  A shard's first walk starts from the parent its index
