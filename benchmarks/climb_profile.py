@@ -9,6 +9,8 @@ Run:  nice .venv/bin/python benchmarks/climb_profile.py
 import cProfile, pstats, time
 from tsume.compose.run import Settings, run_shard, merge_pool
 from tsume.compose.filters import Criteria
+from tsume.compose.climb import POOL_PER_MATERIAL
+from tsume.compose import memo
 s = Settings(variant="ito", methods=("climb",), seed=7, limits=Criteria(min_length=9, max_length=99)).check()
 pool = []
 pr = cProfile.Profile()
@@ -17,13 +19,13 @@ i = 0
 pr.enable()
 while time.process_time() - t < 60:
     r = run_shard(s, i, pool)
-    pool = merge_pool(pool, r.parents, s.pool_size)  # each shard sees every earlier one: a serial climb
+    pool = merge_pool(pool, r.parents, s.pool_size, POOL_PER_MATERIAL)  # each shard sees every earlier one: a serial climb
     i += 1
 pr.disable()
-print("shards", i, "cpu", round(time.process_time() - t, 1))
+print("shards", i, "cpu", round(time.process_time() - t, 1), "memory", memo.remembered())
 st = pstats.Stats(pr)
 tot = st.total_tt
-for name in ("mate", "sound", "economise", "two_plies_back", "consider", "rate", "themes", "mate_pictures"):
+for name in ("mate", "sound", "economise", "two_plies_back", "consider", "considered", "rate", "themes", "mate_pictures"):
     for (f, l, fn), v in st.stats.items():
         if fn == name and "tsume" in f:
             print(f"{name:16s} {f.split('tsume/')[-1]:28s} cum {v[3]:.1f} s")

@@ -24,8 +24,8 @@ thread time, so threads are counted fairly.
 CPU-minutes, however long that takes on the clock (a busy machine: the
 same work as on an idle one), instead of after ``M * 60 / workers`` seconds.
 
-``--parents FILE`` seeds mutate, the reverse method and the climb with a collection's
-problems (as ``tsume compose --parents``); ``--keep DIR`` keeps each run's
+``--parents FILE[,FILE...]`` seeds mutate, the reverse method and the climb with the
+collections' problems (as ``tsume compose --parents``); ``--keep DIR`` keeps each run's
 collection.  Not a test: it asserts nothing and prints numbers.
 """
 
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="worker counts to measure, comma-separated; a 't' after one (2t) runs threads, not processes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--length", default=None, help="MIN[-MAX] plies, as tsume compose --length")
-    ap.add_argument("--parents", default=None, help="a collection whose problems seed mutate and reverse")
+    ap.add_argument("--parents", default=None, help="collections (comma-separated) whose problems seed mutate, reverse and the climb")
     ap.add_argument("--keep", default=None, help="a directory that keeps every run's collection")
     ap.add_argument("--by-cpu", action="store_true",
                     help="end each run when its merged shards have used the CPU-minutes, not on the clock")
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     keep = Path(a.keep) if a.keep else None
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
-    parents = load(a.parents) if a.parents else None
+    parents = [p for f in a.parents.split(",") for p in load(f)] if a.parents else None
     workers = [(int(w.rstrip("t")), w.endswith("t")) for w in a.workers.split(",")]
     print("| variant | method | workers | wall s | CPU s | shards | candidates | cand/CPU-s | "
           "sound 1-5 / 7-11 / 13-19 / 21+ | per CPU-min 1-5 / 7-11 / 13-19 / 21+ | 9+ per CPU-min | longest | "

@@ -13,6 +13,8 @@ The stages, each usable on its own:
   placement, mutation of a parent, and the reverse method (which walks back
   with the engine's un-moves, ``Position.unmoves``);
 * :mod:`tsume.compose.filters` -- mate, te-amari repair, soundness, economy;
+* :mod:`tsume.compose.memo` -- the filters' outcomes, remembered within a
+  process (the climb meets the same candidates again and again);
 * :mod:`tsume.compose.rating` -- features of a sound problem and its score;
 * :mod:`tsume.compose.run` -- the whole pipeline, sharded over an
   :class:`concurrent.futures.Executor` (:mod:`tsume.shards`);

@@ -15,15 +15,24 @@ beam does not fill with one line's near copies.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from .candidate import Candidate
 
-__all__ = ["CLIMB_BUDGET", "Rung", "material_key", "next_beam"]
+__all__ = ["CLIMB_BUDGET", "POOL_PER_MATERIAL", "Rung", "material_key", "fen_material", "next_beam"]
 
 #: A climbing shard tries this many times the shard size of candidates: a
 #: beam reads ``width * breadth`` children at every length.
 CLIMB_BUDGET = 10
+
+#: A climbing run's parent pool keeps at most this many parents of one
+#: material (:func:`fen_material`): the longest of a run are near copies of
+#: one line, and a pool of them sends every later shard up the same way.
+POOL_PER_MATERIAL = 4
+
+_MAN = re.compile(r"\+?[A-Za-z]")
+_EMPTY = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,18 @@ def material_key(c: Candidate) -> str:
     """The men on the board (by piece, not square) and the attacker's hand."""
     men = "".join(sorted(p.symbol() for p in c.pos.board() if p is not None))
     return f"{men}/{c.hand_counts()}/{c.n}"
+
+
+def fen_material(fen: str, rule: str | None) -> str:
+    """The material of a parent as the pool stores it (its position string
+    and defender's hand rule), read off the string: the men on the board by
+    piece (as :func:`material_key`), the attacker's hand, the board's
+    length and the rule."""
+    fields = fen.split()
+    men = _MAN.findall(fields[0])
+    n = len(men) + sum(int(e) for e in _EMPTY.findall(fields[0]))
+    hand = fields[2] if len(fields) > 2 else "-"
+    return f"{''.join(sorted(men))}/{hand}/{n}/{rule}"
 
 
 def next_beam(children: list[Rung], width: int, rng: random.Random, seen: set[str] | None = None) -> list[Rung]:

@@ -36,6 +36,10 @@ __all__ = ["Criteria", "Outcome", "consider", "problem_of", "mate", "repair", "s
 STAGES = ("invalid", "no-mate", "length", "te-amari", "unsound", "accepted")
 
 
+#: How many times the base mate limit a child of a costly parent may get.
+MOST = 16
+
+
 @dataclass(frozen=True)
 class Criteria:
     """What a candidate must satisfy, and the work allowed to find out
@@ -58,6 +62,12 @@ class Criteria:
         """The limits of each ``sound_report()``."""
         return Limits(nodes=self.verify_nodes)
 
+    def widest(self) -> "Criteria":
+        """The limits of the costliest parent's child (:meth:`for_parent`):
+        for a problem whose effort is not known yet, such as a parent the
+        user gave (the longest take more than the base limit to solve)."""
+        return self.for_parent(self.mate_nodes * MOST)
+
     def for_parent(self, nodes: int | None) -> "Criteria":
         """The limits for a child of a parent whose mate took ``nodes`` to
         find: a mate two plies longer may cost several times as much, and the
@@ -69,7 +79,7 @@ class Criteria:
         walks are cheap and keep the base limits."""
         if nodes is None or 8 * nodes <= self.mate_nodes:
             return self
-        scale = min(8 * nodes / self.mate_nodes, 16)
+        scale = min(8 * nodes / self.mate_nodes, MOST)
         return replace(self, mate_nodes=int(self.mate_nodes * scale),
                        verify_nodes=int(self.verify_nodes * min(scale, 4)))
 

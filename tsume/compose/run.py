@@ -47,10 +47,11 @@ from ..problem import Problem as Tsume
 from ..shards import Runner, report
 from ..variant import get_variant
 from .candidate import Candidate
-from .filters import STAGES, Criteria, consider, mate
+from .filters import STAGES, Criteria
 from .idea import Ideas, candidate_keys, problem_keys
+from .memo import considered, mated
 from .material import Material, parse_material
-from .climb import CLIMB_BUDGET, Rung, next_beam
+from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .state import Saved
 from .state import load as load_state
@@ -146,16 +147,28 @@ class ShardResult:
 Parent = tuple[int, int, str, "str | None", int]
 
 
-def merge_pool(pool: list[Parent], found: list[Parent], size: int) -> list[Parent]:
+def merge_pool(pool: list[Parent], found: list[Parent], size: int, per_material: int | None = None) -> list[Parent]:
     """The pool after ``found`` joins ``pool``: the ``size`` heaviest
-    parents, one per position, earlier ones first among equals."""
+    parents, one per position, earlier ones first among equals; with
+    ``per_material``, at most that many of one material
+    (:func:`tsume.compose.climb.fen_material`), the heaviest."""
     best: dict[tuple[str, str | None], Parent] = {}
     for p in list(pool) + list(found):
         key = (p[2], p[3])
         if key not in best or p[0] > best[key][0]:
             best[key] = p
     # sorted() is stable and best keeps first-seen order: equals stay in order.
-    return sorted(best.values(), key=lambda p: -p[0])[:size]
+    ranked = sorted(best.values(), key=lambda p: -p[0])
+    if per_material is not None:
+        held: dict[str, int] = {}
+        kept = []
+        for p in ranked:
+            m = fen_material(p[2], p[3])
+            if held.get(m, 0) < per_material:
+                held[m] = held.get(m, 0) + 1
+                kept.append(p)
+        ranked = kept
+    return ranked[:size]
 
 
 def _parent_entry(x: object) -> Parent:
@@ -167,6 +180,11 @@ def _parent_entry(x: object) -> Parent:
             and (rule is None or isinstance(rule, str))):
         raise ValueError(x)
     return (w, length, fen, rule, nodes)
+
+
+def _per_material(s: Settings) -> int | None:
+    """The pool's cap per material: a climbing run's only (tsume.compose.climb)."""
+    return POOL_PER_MATERIAL if "climb" in s.methods else None
 
 
 def _rng(s: Settings, index: int, method: str) -> random.Random:
@@ -207,6 +225,7 @@ class _Shard:
             self.parents.append((w, length, _candidate(fen, s.variant, rule), nodes))
         self.found: list[Parent] = []
         self.full = full
+        self.parent_ideas = frozenset(s.parent_ideas)
 
     def _parent(self) -> tuple[int | None, Candidate, int | None]:
         """A parent drawn at random, weighted towards the longest: its
@@ -234,7 +253,8 @@ class _Shard:
         criteria = self.s.limits.for_parent(parent_nodes)
         if max_length is not None and max_length < criteria.max_length:
             criteria = replace(criteria, max_length=max_length)
-        o = consider(c, criteria, self.full)
+        # The same child is met again and again (tsume.compose.memo).
+        o = considered(c, criteria, self.full)
         self.out.stages[o.stage] += 1
         self.out.nodes += o.nodes
         length = o.result.length if o.result is not None else None
@@ -280,7 +300,11 @@ class _Shard:
                 "themes": labels,
                 "ideas": ideas,
             })
-            self._keep(o.report.length or 1, o.report.length or 1, o.candidate, nodes or 0)
+            # A parent's idea found again (the run refuses it): a parent
+            # with half the weight, so that the pool climbs from new ones.
+            known = not self.parent_ideas.isdisjoint(ideas)
+            length = o.report.length or 1
+            self._keep(max(1, length // 2) if known else length, length, o.candidate, nodes or 0)
             return Tried(o.stage, o.report.length, nodes, o.candidate, tuple(ideas))
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
@@ -293,7 +317,7 @@ class _Shard:
         started = time.thread_time()
         getattr(self, f"_{self.method}")()
         self.out.cpu = time.thread_time() - started
-        self.out.parents = merge_pool([], self.found, self.s.pool_size)
+        self.out.parents = merge_pool([], self.found, self.s.pool_size, _per_material(self.s))
         return self.out
 
     def _random(self) -> None:
@@ -346,7 +370,9 @@ class _Shard:
     def _climb(self) -> None:
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
         walks = 0
-        ideas: set[str] = set()  # the ideas this shard's beams took (tsume.compose.climb.next_beam)
+        # The ideas this shard's beams took, and the parents' (which the run
+        # refuses): tsume.compose.climb.next_beam puts a child of one last.
+        ideas: set[str] = set(self.parent_ideas)
         while self.budget_left():
             # A start: a parent (the longest most often) or a fresh mate
             # picture.  A shard's first walk starts from the parent its index
@@ -359,8 +385,9 @@ class _Shard:
             elif self.parents and self.rng.random() < 0.75:
                 length, start, nodes = self._parent()
             if start is not None and length is None:
-                # A parent of --parents: its length, from a plain solve.
-                r, nodes = mate(start, self.s.limits)
+                # A parent of --parents: its length, from a plain solve under
+                # the widest limits (a long one costs more than the base).
+                r, nodes = mated(start, self.s.limits.widest())
                 if r is None or r.length is None:
                     continue
                 length = r.length
@@ -698,7 +725,7 @@ def compose(
                 else:
                     live.pop(next_shard, None)
                     next_shard, skip = next_shard + 1, 0
-                    running = merge_pool(running, r.parents, settings.pool_size)
+                    running = merge_pool(running, r.parents, settings.pool_size, _per_material(settings))
                     if next_shard % G == 0:
                         # Every shard before generation k = next_shard // G
                         # is merged: the pool of generation k + 1 is known.
