@@ -17,10 +17,12 @@ from typing import Any
 from . import rules as r
 
 FORMAT = "tsume-certificate"
-VERSION = 2
+VERSION = 3  #: version 2 is read too: it has no "H" nodes
 CLAIMS = ("mate", "length", "uniqueness", "no-te-amari")
 #: A compressed certificate may not grow past this when read (a zip bomb is unreadable).
 MAX_BYTES = 1 << 30
+#: The most lines of "H" nodes checked (each is checked on every line reaching it).
+MAX_LINES = 1_000_000
 
 
 @dataclass
@@ -71,8 +73,8 @@ def check_certificate(data: Any) -> CheckResult:
         doc = load(bytes(data)) if isinstance(data, (bytes, bytearray)) else data
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} document")
-        if doc.get("version") != VERSION:
-            raise ValueError(f"version {str(doc.get('version'))[:20]} (this checker reads {VERSION})")
+        if doc.get("version") not in (2, VERSION):
+            raise ValueError(f"version {str(doc.get('version'))[:20]} (this checker reads 2 and {VERSION})")
         problems = doc.get("problems")
         if not isinstance(problems, list) or not problems:
             raise ValueError("no problems")
@@ -150,7 +152,7 @@ def _check_one(cert: dict) -> None:
         raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
     if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
         raise Reject("the stated solution is not the certified main line")
-    witnesses: list[tuple[int, r.Pos, list[str]]] = []
+    witnesses: list[tuple[int, r.Pos, list[str], frozenset]] = []
     mate = _Graph(cert["mate"], "mate")
     _check_mate(mate, root, rules, witnesses)
     refute = _Graph(cert["refute"], "refutation")
@@ -173,12 +175,9 @@ def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos
 def _covered(entries: Any, moves: dict, what: str, path: list[str]) -> None:
     if not isinstance(entries, dict):
         raise Reject(f"{what}: no move table", path)
-    missing = sorted(set(moves) - set(entries))
-    if missing:
-        raise Reject(f"{what}: {missing[0]} is not answered", path)
-    extra = sorted(set(entries) - set(moves))
-    if extra:
-        raise Reject(f"{what}: {str(extra[0])[:20]} is not a legal move here", path)
+    missing, extra = sorted(set(moves) - set(entries)), sorted(map(str, set(entries) - set(moves)))
+    if missing or extra:
+        raise Reject(f"{what}: {missing[0]} is not answered" if missing else f"{what}: {extra[0][:20]} is not a legal move here", path)
 
 
 def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None:
@@ -237,7 +236,33 @@ def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None
                 w, ref = witness
                 if w not in replies or r.interposition_checker(pos, w, rules):
                     raise Reject(f"mate: the witness {str(w)[:20]} is not a defence that does not interpose", path)
-                witnesses.append((ref, replies[w], path + [w]))
+                witnesses.append((ref, replies[w], path + [w], i))
+    # The positions on every line from the problem's position to a node:
+    # those a witness's repetitions may recreate, whichever line is played.
+    up = _dominators(g)
+    for n, (ref, p, path, i) in enumerate(witnesses):
+        chain = [i]
+        while up[chain[-1]] >= 0:
+            chain.append(up[chain[-1]])
+        witnesses[n] = (ref, p, path, frozenset(g.pos[j] for j in chain))
+
+
+def _dominators(g: _Graph) -> list[int]:
+    """For each node of the proof (edges go forward), the nearest earlier node
+    on every line reaching it, -1 for none.  A capture with the piece handed
+    back is no move played: the position it makes starts a line of its own."""
+    up = [-2] * len(g.nodes)
+    up[0] = -1
+    for i, node in enumerate(g.nodes):
+        edges = [(node[2], i)] if node[0] == "A" else []
+        for e in node[1].values() if node[0] == "D" else ():
+            edges += [(e[1], i), (e[3], -1)] if isinstance(e, list) else [(e, i)]
+        for j, via in edges:
+            a = up[j] if up[j] != -2 else via
+            while a != via:  # the nearest node both lines pass: each step goes to an earlier node
+                a, via = (up[a], via) if a > via else (a, up[via])
+            up[j] = a
+    return up
 
 
 def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
@@ -272,24 +297,28 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
     """Each node ``["R", k, replies]`` proves, attacker to move, no mate within
     k counted plies.  The defender answers every check with a defence that
     counts whatever the convention says (no interposition, or one the checker
-    cannot take with check).  Repetition is not used, so the nodes may share
-    and loop: the claims hold by induction on k."""
-    todo: list[int] = []
-    for i, pos, path in roots:
-        g.reach(i, pos, None, [], path)
-        todo.append(i)
-    done = set()
+    cannot take with check).  Repetition is not used, so these nodes may share
+    and loop: the claims hold by induction on k.  A node ``["H", k, replies]``
+    may answer "rep": a check, or a reply, that makes a position of its line
+    again.  It is checked on each line reaching it, which it may not repeat."""
+    todo = [(g.reach(i, pos, None, [], path), line) for i, pos, path, line in roots]
+    done, walks = set(), 0
     while todo:
-        i = todo.pop()
-        if i in done:
-            continue
-        done.add(i)
+        i, line = todo.pop()
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
         path = g.path(i)
-        if not (isinstance(node, list) and len(node) == 3 and node[0] == "R"
+        if not (isinstance(node, list) and len(node) == 3 and node[0] in ("R", "H")
                 and isinstance(node[1], int) and not isinstance(node[1], bool)):
             raise Reject(f"refutation: node {i} is malformed", path)
+        if node[0] == "R" and i in done:
+            continue
+        done.add(i)
+        if node[0] == "H":
+            walks += 1
+            if line is None or pos in line or walks > MAX_LINES:
+                raise Reject(f"refutation: node {i} is met on no line, repeats its line or on too many", path)
+            line = line | {pos}
         _, k, table = node
         if k < 1:
             if table:
@@ -299,7 +328,9 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
         _covered(table, checks, "refutation", path)
         for c in sorted(checks):
             entry, dpos = table[c], checks[c]
-            if not isinstance(entry, list) or not 1 <= len(entry) <= 2:
+            if entry == "rep" and node[0] == "H" and dpos in line:
+                continue
+            if not isinstance(entry, list) or not 1 <= len(entry) <= 3:
                 raise Reject(f"refutation: a bad entry for {c}", path + [c])
             d = entry[0]
             after = r.play(dpos, d, rules)
@@ -307,23 +338,34 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
                 raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
             need = k - 2
             checker = r.interposition_checker(dpos, d, rules)
-            if checker:
-                if f"{checker}-{d.split('*')[-1].split('-')[-1]}" in _legal_map(after, rules, True):
-                    # It might be useless.  Not when R, the value of the defences
-                    # that do not interpose, is 0 (there are none) and no mate
-                    # within R + 1 follows it.
-                    if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
-                        raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
+            to = int(d.split("*")[-1].split("-")[-1])
+            taken = _legal_map(after, rules, True).get(f"{checker}-{to}") if checker else None
+            if taken:
+                # It might be useless.  Not when R, the value of the defences
+                # that do not interpose, is 0 (there are none) and either no mate
+                # within R + 1 follows it, or after the capture, the piece handed
+                # back, a defence that does not interpose (entry[2]) is not mated
+                # within R.
+                if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
+                    raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
+                q = r.handed_back(taken, rules, after.board[to][-1])
+                if len(entry) < 3:
                     need = max(need, 1)
+                elif r.play(q, entry[2], rules) is None or r.interposition_checker(q, entry[2], rules):
+                    raise Reject(f"refutation: {str(entry[2])[:20]} does not escape after the capture", path + [c, d])
+            elif len(entry) == 3:
+                raise Reject(f"refutation: a bad entry for {c}", path + [c])
+            if entry[1:] == ["rep"] and node[0] == "H" and after in line | {dpos}:
+                continue
             if need < 1:
                 continue
-            if len(entry) != 2:
+            if len(entry) < 2:
                 raise Reject(f"refutation: no refutation after {d}", path + [c, d])
             j = g.reach(entry[1], after, i, [c, d])
             child = g.nodes[j]
             if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
                 raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
-            todo.append(j)
+            todo.append((j, line | {dpos} if node[0] == "H" else None))
 
 
 def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, rules: r.Rules) -> None:
@@ -405,7 +447,6 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
                     raise Reject(f"uniqueness: {m} repeats no position of the line", path + [m])
                 continue
             j = g.reach(target, after, i, [m])
-            kind = g.nodes[j][0] if isinstance(g.nodes[j], list) and g.nodes[j] else None
-            if kind != ("SA" if after.turn == attacker else "SD"):  # after: a position, never None
+            if g.nodes[j][:1] != ["SA" if after.turn == attacker else "SD"]:
                 raise Reject(f"uniqueness: node {j} is of the wrong side", path + [m])
             todo.append(j)

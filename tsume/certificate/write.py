@@ -48,18 +48,21 @@ class CertificateError(TsumeError):
 
 
 class _Ctx:
-    """One search and the walk along its current line, with the position in step."""
+    """One search and the walk along its current line, with the position and
+    the line's positions (``keys``, the current one last) in step."""
 
     def __init__(self, search: Search, pos: Position) -> None:
-        self.search, self.pos = search, pos
+        self.search, self.pos, self.keys = search, pos, [pos.key()]
 
     @contextmanager
     def at(self, m: Move) -> Iterator[None]:
         self.search.walk(m)
         self.pos.push(m)
+        self.keys.append(self.pos.key())
         try:
             yield
         finally:
+            self.keys.pop()
             self.search.unwalk()
             self.pos.pop()
 
@@ -165,7 +168,7 @@ class _Writer:
                 if witness is not None:
                     break
             if witness is None:
-                raise CertificateError(f"the mate: no defence shown to last {plies(r)} without repetitions "
+                raise CertificateError(f"the mate: no defence shown to last {plies(r)} "
                                        f"(R of a useless interposition) at {ctx.pos.fen(False)}")
         capture = Move(checker, d.to_square)
         with ctx.at(d):
@@ -238,15 +241,17 @@ class _Writer:
 
     def _witness(self, ctx: _Ctx, w: Move, k: int) -> list | None:
         """``[w, refutation]`` if no mate within ``k`` follows the defence
-        ``w`` (played) and a refutation without repetitions shows it."""
+        ``w`` (played) and a refutation shows it: one without repetitions
+        if there is one, else one that counts those of ``ctx``'s line."""
         if ctx.search.mate(k):
             return None
-        mark, size = len(self.refute_log), len(self.refute)
-        try:
-            return [str(w), self.refutation(ctx, k)]
-        except CertificateError:
-            self._undo(mark, size)
-            return None
+        for build in (self.refutation, self.line_refutation):
+            mark, size = len(self.refute_log), len(self.refute)
+            try:
+                return [str(w), build(ctx, k)]
+            except CertificateError:
+                self._undo(mark, size)
+        return None
 
     def _side_limits(self) -> Limits:
         memory = self.limits.memory
@@ -273,7 +278,24 @@ class _Writer:
         self.refute[i][2] = table
         return i
 
-    def _answer(self, ctx: _Ctx, k: int) -> list:
+    def line_refutation(self, ctx: _Ctx, k: int) -> int:
+        """An "H" node: no mate within ``k``, repetitions of ``ctx``'s line
+        counted.  It holds on this line only, so it is never shared."""
+        if ctx.keys[-1] in ctx.keys[:-1]:
+            raise CertificateError("a refutation repeats its line")
+        i = self._grow(self.refute)
+        self.refute.append(["H", k, {}])
+        table: dict[str, Any] = {}
+        if k >= 1:
+            for c in ctx.pos.checks():
+                with ctx.at(c):
+                    table[str(c)] = "rep" if ctx.keys[-1] in ctx.keys[:-1] else self._answer(ctx, k, True)
+        self.refute[i][2] = table
+        return i
+
+    def _answer(self, ctx: _Ctx, k: int, on_line: bool = False) -> list:
+        """A reply to the check just played, with the node that refutes a mate
+        within ``k`` - 2 after it (repetitions of the line counted if ``on_line``)."""
         pos = ctx.pos
         ranged = ranged_checkers(pos)
         candidates, capturable = [], []
@@ -290,24 +312,52 @@ class _Writer:
             candidates.append(d)
         if k - 2 < 1 and candidates:
             return [str(candidates[0])]
-        # The engine's answers count repetitions of the line, which the
-        # refutations do not use: a defence is tried, and taken back if no
-        # refutation without them follows.
-        tries: list[tuple[Move, int]] = [(d, k - 2) for d in candidates]
+        tries: list[tuple[Move, int, list]] = [(d, k - 2, []) for d in candidates]
         if len(capturable) == len(evasions):
-            # No defence but interpositions: R is 0, and one that is not
-            # mated within 1 is no useless one.
-            tries += [(d, max(k - 2, 1)) for d in capturable]
-        for d, need in tries:
+            # No defence but interpositions: R is 0, and one is no useless one
+            # if, after the capture with the piece handed back, a defence that
+            # does not interpose escapes (then it counts), or if no mate
+            # within 1 follows it.
+            for d in capturable:
+                escape = self._escape_after_capture(pos, d, ranged)
+                if escape is not None and k - 2 < 1:
+                    return [str(d), None, str(escape)]
+                tries.append((d, k - 2, [str(escape)]) if escape is not None else (d, max(k - 2, 1), []))
+        if on_line:
+            for d, _, _ in tries:
+                pos.push(d)
+                again = pos.key() in ctx.keys
+                pos.pop()
+                if again:
+                    return [str(d), "rep"]
+        # The engine's answers count repetitions of the line: a defence is
+        # tried, and taken back if no refutation follows (first one without
+        # repetitions, which may be shared, then one on this line).
+        for d, need, escape in tries:
             with ctx.at(d):
                 if ctx.search.mate(need):
                     continue
-                mark, size = len(self.refute_log), len(self.refute)
-                try:
-                    return [str(d), self.refutation(ctx, need)]
-                except CertificateError:
-                    self._undo(mark, size)
+                for build in (self.refutation, self.line_refutation) if on_line else (self.refutation,):
+                    mark, size = len(self.refute_log), len(self.refute)
+                    try:
+                        return [str(d), build(ctx, need)] + escape
+                    except CertificateError:
+                        self._undo(mark, size)
         raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
+
+    @staticmethod
+    def _escape_after_capture(pos: Position, d: Move, ranged: Any) -> Move | None:
+        """A defence that does not interpose after the checker takes the
+        interposition ``d`` (defender to move in ``pos``), the piece handed back."""
+        checker = interposition_square(pos, d, ranged)
+        pos.push(d)
+        try:
+            for q in recaptures(pos, checker, d.to_square):
+                shield = ranged_checkers(q)
+                return next((e for e in q.evasions() if not interposition_square(q, e, shield)), None)
+        finally:
+            pos.pop()
+        return None
 
     def _undo(self, mark: int, size: int) -> None:
         while len(self.refute_log) > mark:
