@@ -108,9 +108,7 @@ class _Graph:
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.nodes):
             raise Reject(f"{self.what}: no node {str(i)[:20]}", self.path(parent) + moves if parent is not None else moves)
         if self.pos[i] is None:
-            self.pos[i] = pos
-            self.parent[i] = (parent, moves) if parent is not None else None
-            self.base[i] = base if base is not None else []
+            self.pos[i], self.parent[i], self.base[i] = pos, (parent, moves) if parent is not None else None, base or []
         elif self.pos[i] != pos:
             where = self.path(parent) + moves if parent is not None else (base or []) + moves
             raise Reject(f"{self.what}: node {i} is reached in two different positions", where)
@@ -118,19 +116,12 @@ class _Graph:
 
     def path(self, i: int | None) -> list[str]:
         out: list[str] = []
-        seen = 0
-        while i is not None and seen <= len(self.nodes):
-            link = self.parent[i]
-            if link is None:
-                return self.base[i] + out
-            i, moves = link
+        for _ in range(len(self.nodes) + 1):
+            if i is None or self.parent[i] is None:
+                return (self.base[i] if i is not None else []) + out
+            i, moves = self.parent[i]
             out = moves + out
-            seen += 1
         return out
-
-
-def _plies(n: int) -> str:
-    return f"{n} {'ply' if n == 1 else 'plies'}"
 
 
 def _check_one(cert: dict) -> None:
@@ -147,7 +138,7 @@ def _check_one(cert: dict) -> None:
     if not isinstance(length, int) or isinstance(length, bool) or length < 1 or length % 2 == 0:
         raise Reject("the length must be a positive odd number of plies")
     if not isinstance(mainline, list) or len(mainline) != length:
-        raise Reject(f"the main line must have {_plies(length)}")
+        raise Reject(f"the main line must have {length} ply{'s' * (length != 1)}")
     if cert.get("stated_length") is not None and cert["stated_length"] != length:
         raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
     if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
@@ -160,7 +151,7 @@ def _check_one(cert: dict) -> None:
     # The depths need the witnesses' bounds, now proven.
     depth = _depths(mate, rules, refute)
     if depth[0] != length:
-        raise Reject(f"the proof mates within {_plies(depth[0])}, not {length}")
+        raise Reject(f"the proof mates within {depth[0]} ply{'s' * (depth[0] != 1)}, not {length}")
     _check_main_line(mate, mainline, depth, root, rules)
     # The length and no te-amari follow: against a defender who plays the
     # main line until the attacker leaves it, then the strategy, only the
@@ -294,13 +285,11 @@ def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
 
 
 def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
-    """Each node ``["R", k, replies]`` proves, attacker to move, no mate within
-    k counted plies.  The defender answers every check with a defence that
-    counts whatever the convention says (no interposition, or one the checker
-    cannot take with check).  Repetition is not used, so these nodes may share
-    and loop: the claims hold by induction on k.  A node ``["H", k, replies]``
-    may answer "rep": a check, or a reply, that makes a position of its line
-    again.  It is checked on each line reaching it, which it may not repeat."""
+    """``["R", k, replies]``: attacker to move, no mate within k counted plies;
+    a defence that counts answers every check.  Without repetitions these may
+    share and loop (the claims hold by induction on k).  An "H" node may answer
+    "rep" (a check or reply recreating a position of its line) and is checked
+    on every line reaching it, which it may not repeat."""
     todo = [(g.reach(i, pos, None, [], path), line) for i, pos, path, line in roots]
     done, walks = set(), 0
     while todo:
@@ -330,30 +319,38 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
             entry, dpos = table[c], checks[c]
             if entry == "rep" and node[0] == "H" and dpos in line:
                 continue
-            if not isinstance(entry, list) or not 1 <= len(entry) <= 3:
+            if not isinstance(entry, list) or not 1 <= len(entry) <= 4:
                 raise Reject(f"refutation: a bad entry for {c}", path + [c])
             d = entry[0]
             after = r.play(dpos, d, rules)
             if after is None:
                 raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
             need = k - 2
-            checker = r.interposition_checker(dpos, d, rules)
-            to = int(d.split("*")[-1].split("-")[-1])
-            taken = _legal_map(after, rules, True).get(f"{checker}-{to}") if checker else None
-            if taken:
-                # It might be useless.  Not when R, the value of the defences
-                # that do not interpose, is 0 (there are none) and either no mate
-                # within R + 1 follows it, or after the capture, the piece handed
-                # back, a defence that does not interpose (entry[2]) is not mated
-                # within R.
-                if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
-                    raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
-                q = r.handed_back(taken, rules, after.board[to][-1])
-                if len(entry) < 3:
-                    need = max(need, 1)
-                elif r.play(q, entry[2], rules) is None or r.interposition_checker(q, entry[2], rules):
-                    raise Reject(f"refutation: {str(entry[2])[:20]} does not escape after the capture", path + [c, d])
-            elif len(entry) == 3:
+            checker, to, taken = _taken(dpos, d, after, rules)
+            plain = [e for e, _, _ in r.legal(dpos, rules) if not r.interposition_checker(dpos, e, rules)] if taken else []
+            # It may be useless, unless no mate within R + 1 follows it, or after
+            # the capture, the piece handed back, a defence that counts (entry[3])
+            # escapes a mate within R.  R is 0 if all defences interpose; on a
+            # known line ("H"), 2 if entry[2] mates the others at once.  Else R
+            # is even: k - 1 at most, or k + 1 at least and one of them lasts.
+            mates, rr = entry[2] if len(entry) > 2 and node[0] == "H" else None, 0 if not plain else k - 1
+            if plain and isinstance(mates, dict) and sorted(mates) == sorted(plain):
+                for e in plain:
+                    mated = _legal_map(r.make(dpos, e, rules), rules, True).get(mates[e])
+                    if mated is None or r.legal(mated, rules) or {mated, r.make(dpos, e, rules)} & (line | {dpos}):
+                        raise Reject(f"refutation: {str(mates[e])[:20]} does not mate at once", path + [c, e])
+                rr = 2
+            if taken and len(entry) == 4:
+                (e, ref), q = entry[3], r.handed_back(taken, rules, after.board[to][-1])
+                back = r.play(q, e, rules)
+                if back is None or _taken(q, e, back, rules)[2]:
+                    raise Reject(f"refutation: {str(e)[:20]} does not escape after the capture", path + [c, d])
+                if rr > 1 and g.nodes[g.reach(ref, back, i, [c, d, f"{checker}-{to}", "(handed back)", e])][1] < rr - 1:
+                    raise Reject("refutation: the escape after the capture is not shown", path + [c, d])
+                todo += [(ref, None)] if rr > 1 else []
+            elif taken:
+                need = max(need, rr + 1)
+            if len(entry) > 2 and not taken:
                 raise Reject(f"refutation: a bad entry for {c}", path + [c])
             if entry[1:] == ["rep"] and node[0] == "H" and after in line | {dpos}:
                 continue
@@ -366,6 +363,13 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
             if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
                 raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
             todo.append((j, line | {dpos} if node[0] == "H" else None))
+
+
+def _taken(pos: r.Pos, move: str, after: r.Pos, rules: r.Rules) -> tuple:
+    """The checker a defence interposes against, its square, and the position
+    after the checker takes it with check (None: it cannot)."""
+    checker, to = r.interposition_checker(pos, move, rules), int(move.split("*")[-1].split("-")[-1])
+    return checker, to, (_legal_map(after, rules, True).get(f"{checker}-{to}") if checker else None)
 
 
 def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, rules: r.Rules) -> None:

@@ -156,8 +156,7 @@ def position_string(pos: Pos, rules: Rules) -> str:
 
 
 def king_square(pos: Pos, side: int) -> int:
-    k = "K" if side == BLACK else "k"
-    return next((sq for sq in range(1, len(pos.board)) if pos.board[sq] == k), 0)
+    return next((sq for sq, p in enumerate(pos.board) if p == ("K" if side == BLACK else "k")), 0)
 
 
 def validate(pos: Pos, rules: Rules) -> str | None:
@@ -226,8 +225,7 @@ def in_check(pos: Pos, side: int, rules: Rules) -> bool:
 
 
 def drop_squares(pos: Pos, rules: Rules) -> list[int]:
-    n = len(pos.board) - 1
-    squares = [sq for sq in range(1, n + 1) if not pos.board[sq]]
+    squares = [sq for sq, p in enumerate(pos.board) if sq and not p]
     k = king_square(pos, pos.turn) if rules.king_limits else 0
     if k:
         # Not behind one's own king (toward one's home end) nor next to it.
@@ -242,12 +240,10 @@ def pseudo_moves(pos: Pos, rules: Rules) -> list[str]:
         p = board[sq]
         if p and side_of(p) == side:
             moves += [f"{sq}-{t}" for t in _targets(board, sq, p, rules)]
-    held = [rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c]
-    if held:
-        squares = drop_squares(pos, rules)
-        for letter in held:
-            for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):
-                moves += [f"{face}*{sq}" for sq in squares]
+    squares = drop_squares(pos, rules) if any(pos.hands[side]) else []
+    for letter in (rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c):
+        for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):
+            moves += [f"{face}*{sq}" for sq in squares]
     return moves
 
 
@@ -302,7 +298,8 @@ def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
 def checks(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
     """(move, position after) for the legal moves that give check (the
     stalemate rule never bars one)."""
-    return [(m, a) for m, a in _king_safe(pos, rules) if in_check(a, 1 - pos.turn, rules) and not _barred(m, a, True, rules)]
+    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))  # the cheap test first
+    return [(m, a) for m, a in after if in_check(a, 1 - pos.turn, rules) and not in_check(a, pos.turn, rules) and not _barred(m, a, True, rules)]
 
 
 def play(pos: Pos, move: object, rules: Rules) -> Pos | None:

@@ -102,6 +102,8 @@ class _Writer:
         known = self.mate_memo.get(key)
         if known is not None and known[1] <= b:
             return known[0]
+        if b < 1:
+            raise CertificateError(f"no mate within {plies(b)} at {ctx.pos.fen(False)}")
         chosen = None
         for c in ctx.pos.checks():
             with ctx.at(c):
@@ -313,16 +315,21 @@ class _Writer:
         if k - 2 < 1 and candidates:
             return [str(candidates[0])]
         tries: list[tuple[Move, int, list]] = [(d, k - 2, []) for d in candidates]
-        if len(capturable) == len(evasions):
-            # No defence but interpositions: R is 0, and one is no useless one
-            # if, after the capture with the piece handed back, a defence that
-            # does not interpose escapes (then it counts), or if no mate
-            # within 1 follows it.
-            for d in capturable:
-                escape = self._escape_after_capture(pos, d, ranged)
-                if escape is not None and k - 2 < 1:
-                    return [str(d), None, str(escape)]
-                tries.append((d, k - 2, [str(escape)]) if escape is not None else (d, max(k - 2, 1), []))
+        # An interposition the checker can take counts if no mate within R + 1
+        # follows it, or if after the capture with the piece handed back a
+        # defence that does not interpose escapes a mate within R.  R is 0
+        # when every defence interposes; on a known line, 2 when each of the
+        # others is mated at once; else k - 1 will do (R is even: at most
+        # k - 1, or at least k + 1, and another defence lasts).
+        plain = [e for e in evasions if not interposition_square(pos, e, ranged)]
+        mates = self._mates_at_once(ctx, plain) if capturable and plain and on_line else None
+        for d in capturable:
+            r = 0 if not plain else 2 if mates else k - 1
+            escape = self._escape_after_capture(pos, d, ranged, r)
+            if escape is not None and k - 2 < 1:
+                return [str(d), None, mates, escape]
+            tries.append((d, k - 2, [mates, escape]) if escape is not None
+                         else (d, max(k - 2, r + 1), [mates] if mates else []))
         if on_line:
             for d, _, _ in tries:
                 pos.push(d)
@@ -346,17 +353,62 @@ class _Writer:
         raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
 
     @staticmethod
-    def _escape_after_capture(pos: Position, d: Move, ranged: Any) -> Move | None:
-        """A defence that does not interpose after the checker takes the
-        interposition ``d`` (defender to move in ``pos``), the piece handed back."""
+    def _mates_at_once(ctx: _Ctx, plain: list[Move]) -> dict[str, str] | None:
+        """For each of the defences ``plain`` (all those that do not
+        interpose), a check that mates at once, none of the positions on
+        ``ctx``'s line; None if one has none."""
+        out = {}
+        pos = ctx.pos
+        for e in plain:
+            pos.push(e)
+            mate = None
+            if pos.key() not in ctx.keys:
+                for x in pos.checks():
+                    pos.push(x)
+                    if not pos.legal_moves(repetition=False) and pos.key() not in ctx.keys:
+                        mate = str(x)
+                    pos.pop()
+                    if mate:
+                        break
+            pos.pop()
+            if mate is None:
+                return None
+            out[str(e)] = mate
+        return out
+
+    def _escape_after_capture(self, pos: Position, d: Move, ranged: Any, r: int) -> list | None:
+        """``[e, refutation]``: after the checker takes the interposition ``d``
+        (defender to move in ``pos``), the piece handed back, a defence ``e``
+        that counts (no interposition the checker can take with check), and no
+        mate within ``r`` - 1 after it."""
         checker = interposition_square(pos, d, ranged)
         pos.push(d)
         try:
-            for q in recaptures(pos, checker, d.to_square):
-                shield = ranged_checkers(q)
-                return next((e for e in q.evasions() if not interposition_square(q, e, shield)), None)
+            backs = list(recaptures(pos, checker, d.to_square))
         finally:
             pos.pop()
+        for q in backs[:1]:
+            shield = ranged_checkers(q)
+            for e in q.evasions():
+                square = interposition_square(q, e, shield)
+                if square:
+                    q.push(e)
+                    taken = any(x.from_square == square and x.to_square == e.to_square for x in q.checks())
+                    q.pop()
+                    if taken:
+                        continue  # it might be useless: it need not count
+                if r - 1 < 1:
+                    return [str(e), None]
+                after = q.copy()
+                after.push(e)
+                sub = _Ctx(Search(after, limits=self._side_limits()), after)
+                if sub.search.mate(r - 1):
+                    continue
+                mark, size = len(self.refute_log), len(self.refute)
+                try:
+                    return [str(e), self.refutation(sub, r - 1)]
+                except CertificateError:
+                    self._undo(mark, size)
         return None
 
     def _undo(self, mark: int, size: int) -> None:
