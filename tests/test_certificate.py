@@ -183,9 +183,13 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
                 variant("add a repetition", lambda c, i=i, m=move: c["mate"][i][1].__setitem__(
                     m, 0 if not isinstance(c["mate"][i][1][m], list) else c["mate"][i][1][m][:1] + [0] + c["mate"][i][1][m][2:]))
         if node[0] == "A":
-            variant("change a move", lambda c, i=i: c["mate"][i].__setitem__(1, rng.choice(["1-2", "P*5", "T*3", "S*4", "3-1"])))
+            other = rng.choice([m for m in ["1-2", "P*5", "T*3", "S*4", "3-1"] if m != node[1]])
+            variant("change a move", lambda c, i=i, o=other: c["mate"][i].__setitem__(1, o))
             variant("point a move elsewhere", lambda c, i=i: c["mate"][i].__setitem__(2, (c["mate"][i][2] + 1) % len(c["mate"])))
+    used = _used_refutations(cert)
     for i, node in enumerate(cert["refute"]):
+        if i not in used:
+            continue  # a node no witness reaches is not evidence
         if node[2]:
             check = rng.choice(sorted(node[2]))
             variant("drop a refutation", lambda c, i=i, m=check: c["refute"][i][2].pop(m))
@@ -227,6 +231,17 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
         if change(c) is not False:
             out.append((what, c))
     return out
+
+
+def _used_refutations(cert: dict) -> set[int]:
+    from tsume.certificate import check as K
+
+    rules = R.rules_for(cert["variant"])
+    mate, witnesses = K._Graph(cert["mate"], "mate"), []
+    K._check_mate(mate, R.parse_position(cert["position"], rules), rules, witnesses)
+    refute = K._Graph(cert["refute"], "refutation")
+    K._check_refutations(refute, witnesses, rules)
+    return {i for i, pos in enumerate(refute.pos) if pos is not None}
 
 
 def _refutation_entry_mutations(cert: dict, i: int, check: str, entry, variant) -> None:
