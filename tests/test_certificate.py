@@ -11,12 +11,14 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from tsume import Position, verify
 from tsume import collection as C
 from tsume.certificate import rules as R
+from tsume.certificate import write as W
 from tsume.certificate.check import check_certificate
 from tsume.certificate.write import CertificateError, certificate_for, pack
 from tsume.cli import run
@@ -95,6 +97,65 @@ def test_written_certificates_are_accepted():
     assert result.problems == len(certs)
 
 
+#: A problem whose witnesses need the refutation entries of version 3 (an
+#: interposition the checker can take, counted in a refutation).
+LONG = ("long-ito", "ito-c0001")
+#: The corruptions of those entries.
+ENTRY_KINDS = {"claim a repetition in a refutation", "claim a reply repeats", "change the escape after a capture",
+               "drop the escape after a capture", "change an immediate mate", "drop an immediate mate"}
+
+
+def _long_problem():
+    rec = next(rec for rec in C.load(C.locate(LONG[0])) if rec.id == LONG[1])
+    return rec.problem(), verify(rec.problem(), id=rec.id)
+
+
+@functools.cache
+def long_certificate() -> dict:
+    return certificate_for(*_long_problem(), check=False)
+
+
+@functools.cache
+def line_certificate() -> dict:
+    """The same certificate with every witness's refutation on its line
+    ("H" nodes): the writer's second choice, made its only one."""
+    def refused(self, ctx, k):
+        raise W.CertificateError("refutations without repetitions are refused here")
+
+    with mock.patch.object(W._Writer, "refutation", refused):
+        return certificate_for(*_long_problem(), check=False)
+
+
+def _entries(cert: dict) -> list:
+    return [e for node in cert["refute"] for e in node[2].values()]
+
+
+def test_long_problems_are_certified():
+    plain, line = long_certificate(), line_certificate()
+    assert any(len(e) == 4 for e in _entries(plain) if isinstance(e, list))
+    assert {node[0] for node in line["refute"]} == {"H"}
+    entries = _entries(line)
+    assert "rep" in entries or any(e[1:2] == ["rep"] for e in entries if isinstance(e, list))
+    assert any(isinstance(e, list) and len(e) >= 3 and isinstance(e[2], dict) for e in entries)
+    result = check_certificate(pack([plain, line]))
+    assert result.accepted, result.line()
+
+
+def test_corrupted_refutation_entries_are_rejected():
+    counts = _rejects_every_corruption((line_certificate(),), 7, most=1, kinds=ENTRY_KINDS)
+    assert set(counts) == ENTRY_KINDS, counts
+
+
+def test_dominators_follow_every_line():
+    from tsume.certificate import check as K
+
+    # Node 4 is reached through 2 and through 3: only 1 and 0 lie on both
+    # lines.  Node 6 is a capture's position with the piece handed back.
+    nodes = [["A", "a", 1], ["D", {"b": 2, "c": 3}], ["A", "d", 4], ["A", "e", 4],
+             ["D", {"f": 5, "g": ["u", 5, "h", 6, None]}], ["D", {}], ["D", {}]]
+    assert K._dominators(K._Graph(nodes, "mate")) == [-1, 0, 1, 1, 1, 4, -1]
+
+
 def test_flawed_problems_are_not_certified():
     for rec in C.load(C.locate("flawed")):
         problem = rec.problem()
@@ -105,9 +166,10 @@ def test_flawed_problems_are_not_certified():
             certificate_for(problem, report)
 
 
-def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | None = None) -> list[tuple[str, dict]]:
+def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | None = None,
+               kinds: set | None = None) -> list[tuple[str, dict]]:
     """Corrupted copies of ``cert``, each with what was done (``most`` of
-    them drawn at random, when given)."""
+    them drawn at random, when given; with ``kinds``, ``most`` of each of them)."""
     changes = []
 
     def variant(what, change):
@@ -121,15 +183,22 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
                 variant("add a repetition", lambda c, i=i, m=move: c["mate"][i][1].__setitem__(
                     m, 0 if not isinstance(c["mate"][i][1][m], list) else c["mate"][i][1][m][:1] + [0] + c["mate"][i][1][m][2:]))
         if node[0] == "A":
-            variant("change a move", lambda c, i=i: c["mate"][i].__setitem__(1, rng.choice(["1-2", "P*5", "T*3", "S*4", "3-1"])))
+            other = rng.choice([m for m in ["1-2", "P*5", "T*3", "S*4", "3-1"] if m != node[1]])
+            variant("change a move", lambda c, i=i, o=other: c["mate"][i].__setitem__(1, o))
             variant("point a move elsewhere", lambda c, i=i: c["mate"][i].__setitem__(2, (c["mate"][i][2] + 1) % len(c["mate"])))
+    used = _used_refutations(cert)
     for i, node in enumerate(cert["refute"]):
+        if i not in used:
+            continue  # a node no witness reaches is not evidence
         if node[2]:
             check = rng.choice(sorted(node[2]))
             variant("drop a refutation", lambda c, i=i, m=check: c["refute"][i][2].pop(m))
-            variant("change a defence", lambda c, i=i, m=check: c["refute"][i][2][m].__setitem__(0, "2-1"))
+            if isinstance(node[2][check], list):
+                variant("change a defence", lambda c, i=i, m=check: c["refute"][i][2][m].__setitem__(0, "2-1"))
             variant("inflate a claim", lambda c, i=i: c["refute"][i].__setitem__(1, c["refute"][i][1] + 2))
             # (a node with no checks to answer holds any claim: not a corruption)
+        for check, entry in sorted(node[2].items()):
+            _refutation_entry_mutations(cert, i, check, entry, variant)
     for n, alt in enumerate(cert["alternatives"]):
         variant("drop an alternative's refutation", lambda c, n=n: c["alternatives"].pop(n))
         variant("claim a repetition", lambda c, n=n: c["alternatives"][n].__setitem__(2, "rep"))
@@ -148,7 +217,13 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
     same_variant = [p for v, p in flawed if v == cert["variant"]]
     for p in same_variant:
         variant("swap the position for a flawed problem's", lambda c, p=p: c.update(position=p))
-    if most is not None and len(changes) > most:
+    if kinds is not None:  # then ``most`` of each kind
+        by_kind: dict[str, list] = {}
+        for what, change in changes:
+            if what in kinds:
+                by_kind.setdefault(what, []).append((what, change))
+        changes = [x for group in by_kind.values() for x in rng.sample(group, min(most or len(group), len(group)))]
+    elif most is not None and len(changes) > most:
         changes = rng.sample(changes, most)
     out = []
     for what, change in changes:
@@ -156,6 +231,36 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
         if change(c) is not False:
             out.append((what, c))
     return out
+
+
+def _used_refutations(cert: dict) -> set[int]:
+    from tsume.certificate import check as K
+
+    rules = R.rules_for(cert["variant"])
+    mate, witnesses = K._Graph(cert["mate"], "mate"), []
+    K._check_mate(mate, R.parse_position(cert["position"], rules), rules, witnesses)
+    refute = K._Graph(cert["refute"], "refutation")
+    K._check_refutations(refute, witnesses, rules)
+    return {i for i, pos in enumerate(refute.pos) if pos is not None}
+
+
+def _refutation_entry_mutations(cert: dict, i: int, check: str, entry, variant) -> None:
+    """Corruptions of a refutation's entry: a repetition claimed where there
+    is none, a counted interposition's evidence changed or dropped."""
+    node = cert["refute"][i]
+    if node[0] == "H" and entry != "rep":
+        variant("claim a repetition in a refutation", lambda c: c["refute"][i][2].__setitem__(check, "rep"))
+        if len(entry) >= 2 and isinstance(entry[1], int):
+            variant("claim a reply repeats", lambda c: c["refute"][i][2][check].__setitem__(1, "rep"))
+    if isinstance(entry, list) and len(entry) == 4:
+        variant("change the escape after a capture", lambda c: c["refute"][i][2][check][3].__setitem__(0, entry[0]))
+        if entry[1] is None:
+            variant("drop the escape after a capture", lambda c: c["refute"][i][2][check].pop())
+    if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], dict) and isinstance(entry[1], int):
+        if cert["refute"][entry[1]][1] < node[1]:  # else the entry holds without them
+            e = sorted(entry[2])[0]
+            variant("change an immediate mate", lambda c: c["refute"][i][2][check][2].__setitem__(e, "0-0"))
+            variant("drop an immediate mate", lambda c: c["refute"][i][2][check][2].pop(e))
 
 
 def _claims_hold(cert: dict) -> bool:
@@ -188,16 +293,16 @@ def _flawed_positions() -> list:
     return [(rec.problem().variant.spec, rec.problem().fen) for rec in C.load(C.locate("flawed"))]
 
 
-def _rejects_every_corruption(certs: tuple, seed: int, most: int | None = None) -> dict[str, int]:
-    """Every corruption of every certificate is rejected, or shown still
-    valid; how many of each kind were tried."""
+def _rejects_every_corruption(certs: tuple, seed: int, most: int | None = None, kinds: set | None = None) -> dict[str, int]:
+    """Every corruption (of ``kinds``, if given) of every certificate is
+    rejected, or shown still valid; how many of each kind were tried."""
     rng = random.Random(seed)
     counts: dict[str, int] = {}
     accepted = []
     for cert in certs:
-        for what, bad in _mutations(cert, rng, _flawed_positions(), most):
+        for what, bad in _mutations(cert, rng, _flawed_positions(), most, kinds):
             counts[what] = counts.get(what, 0) + 1
-            result = check_certificate(json.dumps({"format": "tsume-certificate", "version": 2, "problems": [bad]}).encode())
+            result = check_certificate(json.dumps({"format": "tsume-certificate", "version": 3, "problems": [bad]}).encode())
             if result.accepted:
                 if not (what == "inflate a claim" and _claims_hold(bad)):
                     accepted.append((cert["id"], what))

@@ -17,10 +17,12 @@ from typing import Any
 from . import rules as r
 
 FORMAT = "tsume-certificate"
-VERSION = 2
+VERSION = 3  #: version 2 is read too: it has no "H" nodes
 CLAIMS = ("mate", "length", "uniqueness", "no-te-amari")
 #: A compressed certificate may not grow past this when read (a zip bomb is unreadable).
 MAX_BYTES = 1 << 30
+#: The most lines of "H" nodes checked (each is checked on every line reaching it).
+MAX_LINES = 1_000_000
 
 
 @dataclass
@@ -71,8 +73,8 @@ def check_certificate(data: Any) -> CheckResult:
         doc = load(bytes(data)) if isinstance(data, (bytes, bytearray)) else data
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} document")
-        if doc.get("version") != VERSION:
-            raise ValueError(f"version {str(doc.get('version'))[:20]} (this checker reads {VERSION})")
+        if doc.get("version") not in (2, VERSION):
+            raise ValueError(f"version {str(doc.get('version'))[:20]} (this checker reads 2 and {VERSION})")
         problems = doc.get("problems")
         if not isinstance(problems, list) or not problems:
             raise ValueError("no problems")
@@ -106,9 +108,7 @@ class _Graph:
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.nodes):
             raise Reject(f"{self.what}: no node {str(i)[:20]}", self.path(parent) + moves if parent is not None else moves)
         if self.pos[i] is None:
-            self.pos[i] = pos
-            self.parent[i] = (parent, moves) if parent is not None else None
-            self.base[i] = base if base is not None else []
+            self.pos[i], self.parent[i], self.base[i] = pos, (parent, moves) if parent is not None else None, base or []
         elif self.pos[i] != pos:
             where = self.path(parent) + moves if parent is not None else (base or []) + moves
             raise Reject(f"{self.what}: node {i} is reached in two different positions", where)
@@ -116,19 +116,12 @@ class _Graph:
 
     def path(self, i: int | None) -> list[str]:
         out: list[str] = []
-        seen = 0
-        while i is not None and seen <= len(self.nodes):
-            link = self.parent[i]
-            if link is None:
-                return self.base[i] + out
-            i, moves = link
+        for _ in range(len(self.nodes) + 1):
+            if i is None or self.parent[i] is None:
+                return (self.base[i] if i is not None else []) + out
+            i, moves = self.parent[i]
             out = moves + out
-            seen += 1
         return out
-
-
-def _plies(n: int) -> str:
-    return f"{n} {'ply' if n == 1 else 'plies'}"
 
 
 def _check_one(cert: dict) -> None:
@@ -145,12 +138,12 @@ def _check_one(cert: dict) -> None:
     if not isinstance(length, int) or isinstance(length, bool) or length < 1 or length % 2 == 0:
         raise Reject("the length must be a positive odd number of plies")
     if not isinstance(mainline, list) or len(mainline) != length:
-        raise Reject(f"the main line must have {_plies(length)}")
+        raise Reject(f"the main line must have {length} ply{'s' * (length != 1)}")
     if cert.get("stated_length") is not None and cert["stated_length"] != length:
         raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
     if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
         raise Reject("the stated solution is not the certified main line")
-    witnesses: list[tuple[int, r.Pos, list[str]]] = []
+    witnesses: list[tuple[int, r.Pos, list[str], frozenset]] = []
     mate = _Graph(cert["mate"], "mate")
     _check_mate(mate, root, rules, witnesses)
     refute = _Graph(cert["refute"], "refutation")
@@ -158,7 +151,7 @@ def _check_one(cert: dict) -> None:
     # The depths need the witnesses' bounds, now proven.
     depth = _depths(mate, rules, refute)
     if depth[0] != length:
-        raise Reject(f"the proof mates within {_plies(depth[0])}, not {length}")
+        raise Reject(f"the proof mates within {depth[0]} ply{'s' * (depth[0] != 1)}, not {length}")
     _check_main_line(mate, mainline, depth, root, rules)
     # The length and no te-amari follow: against a defender who plays the
     # main line until the attacker leaves it, then the strategy, only the
@@ -173,12 +166,9 @@ def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos
 def _covered(entries: Any, moves: dict, what: str, path: list[str]) -> None:
     if not isinstance(entries, dict):
         raise Reject(f"{what}: no move table", path)
-    missing = sorted(set(moves) - set(entries))
-    if missing:
-        raise Reject(f"{what}: {missing[0]} is not answered", path)
-    extra = sorted(set(entries) - set(moves))
-    if extra:
-        raise Reject(f"{what}: {str(extra[0])[:20]} is not a legal move here", path)
+    missing, extra = sorted(set(moves) - set(entries)), sorted(map(str, set(entries) - set(moves)))
+    if missing or extra:
+        raise Reject(f"{what}: {missing[0]} is not answered" if missing else f"{what}: {extra[0][:20]} is not a legal move here", path)
 
 
 def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None:
@@ -237,7 +227,33 @@ def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None
                 w, ref = witness
                 if w not in replies or r.interposition_checker(pos, w, rules):
                     raise Reject(f"mate: the witness {str(w)[:20]} is not a defence that does not interpose", path)
-                witnesses.append((ref, replies[w], path + [w]))
+                witnesses.append((ref, replies[w], path + [w], i))
+    # The positions on every line from the problem's position to a node:
+    # those a witness's repetitions may recreate, whichever line is played.
+    up = _dominators(g)
+    for n, (ref, p, path, i) in enumerate(witnesses):
+        chain = [i]
+        while up[chain[-1]] >= 0:
+            chain.append(up[chain[-1]])
+        witnesses[n] = (ref, p, path, frozenset(g.pos[j] for j in chain))
+
+
+def _dominators(g: _Graph) -> list[int]:
+    """For each node of the proof (edges go forward), the nearest earlier node
+    on every line reaching it, -1 for none.  A capture with the piece handed
+    back is no move played: the position it makes starts a line of its own."""
+    up = [-2] * len(g.nodes)
+    up[0] = -1
+    for i, node in enumerate(g.nodes):
+        edges = [(node[2], i)] if node[0] == "A" else []
+        for e in node[1].values() if node[0] == "D" else ():
+            edges += [(e[1], i), (e[3], -1)] if isinstance(e, list) else [(e, i)]
+        for j, via in edges:
+            a = up[j] if up[j] != -2 else via
+            while a != via:  # the nearest node both lines pass: each step goes to an earlier node
+                a, via = (up[a], via) if a > via else (a, up[via])
+            up[j] = a
+    return up
 
 
 def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
@@ -269,27 +285,29 @@ def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
 
 
 def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
-    """Each node ``["R", k, replies]`` proves, attacker to move, no mate within
-    k counted plies.  The defender answers every check with a defence that
-    counts whatever the convention says (no interposition, or one the checker
-    cannot take with check).  Repetition is not used, so the nodes may share
-    and loop: the claims hold by induction on k."""
-    todo: list[int] = []
-    for i, pos, path in roots:
-        g.reach(i, pos, None, [], path)
-        todo.append(i)
-    done = set()
+    """``["R", k, replies]``: attacker to move, no mate within k counted plies;
+    a defence that counts answers every check.  Without repetitions these may
+    share and loop (the claims hold by induction on k).  An "H" node may answer
+    "rep" (a check or reply recreating a position of its line) and is checked
+    on every line reaching it, which it may not repeat."""
+    todo = [(g.reach(i, pos, None, [], path), line) for i, pos, path, line in roots]
+    done, walks = set(), 0
     while todo:
-        i = todo.pop()
-        if i in done:
-            continue
-        done.add(i)
+        i, line = todo.pop()
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
         path = g.path(i)
-        if not (isinstance(node, list) and len(node) == 3 and node[0] == "R"
+        if not (isinstance(node, list) and len(node) == 3 and node[0] in ("R", "H")
                 and isinstance(node[1], int) and not isinstance(node[1], bool)):
             raise Reject(f"refutation: node {i} is malformed", path)
+        if node[0] == "R" and i in done:
+            continue
+        done.add(i)
+        if node[0] == "H":
+            walks += 1
+            if line is None or pos in line or walks > MAX_LINES:
+                raise Reject(f"refutation: node {i} is met on no line, repeats its line or on too many", path)
+            line = line | {pos}
         _, k, table = node
         if k < 1:
             if table:
@@ -299,31 +317,59 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
         _covered(table, checks, "refutation", path)
         for c in sorted(checks):
             entry, dpos = table[c], checks[c]
-            if not isinstance(entry, list) or not 1 <= len(entry) <= 2:
+            if entry == "rep" and node[0] == "H" and dpos in line:
+                continue
+            if not isinstance(entry, list) or not 1 <= len(entry) <= 4:
                 raise Reject(f"refutation: a bad entry for {c}", path + [c])
             d = entry[0]
             after = r.play(dpos, d, rules)
             if after is None:
                 raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
             need = k - 2
-            checker = r.interposition_checker(dpos, d, rules)
-            if checker:
-                if f"{checker}-{d.split('*')[-1].split('-')[-1]}" in _legal_map(after, rules, True):
-                    # It might be useless.  Not when R, the value of the defences
-                    # that do not interpose, is 0 (there are none) and no mate
-                    # within R + 1 follows it.
-                    if any(not r.interposition_checker(dpos, e, rules) for e, _, _ in r.legal(dpos, rules)):
-                        raise Reject(f"refutation: {d} may be a useless interposition", path + [c])
-                    need = max(need, 1)
+            checker, to, taken = _taken(dpos, d, after, rules)
+            plain = [e for e, _, _ in r.legal(dpos, rules) if not r.interposition_checker(dpos, e, rules)] if taken else []
+            # It may be useless, unless no mate within R + 1 follows it, or after
+            # the capture, the piece handed back, a defence that counts (entry[3])
+            # escapes a mate within R.  R is 0 if all defences interpose; on a
+            # known line ("H"), 2 if entry[2] mates the others at once.  Else R
+            # is even: k - 1 at most, or k + 1 at least and one of them lasts.
+            mates, rr = entry[2] if len(entry) > 2 and node[0] == "H" else None, 0 if not plain else k - 1
+            if plain and isinstance(mates, dict) and sorted(mates) == sorted(plain):
+                for e in plain:
+                    mated = _legal_map(r.make(dpos, e, rules), rules, True).get(mates[e])
+                    if mated is None or r.legal(mated, rules) or {mated, r.make(dpos, e, rules)} & (line | {dpos}):
+                        raise Reject(f"refutation: {str(mates[e])[:20]} does not mate at once", path + [c, e])
+                rr = 2
+            if taken and len(entry) == 4:
+                (e, ref), q = entry[3], r.handed_back(taken, rules, after.board[to][-1])
+                back = r.play(q, e, rules)
+                if back is None or _taken(q, e, back, rules)[2]:
+                    raise Reject(f"refutation: {str(e)[:20]} does not escape after the capture", path + [c, d])
+                if rr > 1 and g.nodes[g.reach(ref, back, i, [c, d, f"{checker}-{to}", "(handed back)", e])][1] < rr - 1:
+                    raise Reject("refutation: the escape after the capture is not shown", path + [c, d])
+                todo += [(ref, None)] if rr > 1 else []
+            elif taken:
+                need = max(need, rr + 1)
+            if len(entry) > 2 and not taken:
+                raise Reject(f"refutation: a bad entry for {c}", path + [c])
+            if entry[1:] == ["rep"] and node[0] == "H" and after in line | {dpos}:
+                continue
             if need < 1:
                 continue
-            if len(entry) != 2:
+            if len(entry) < 2:
                 raise Reject(f"refutation: no refutation after {d}", path + [c, d])
             j = g.reach(entry[1], after, i, [c, d])
             child = g.nodes[j]
             if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
                 raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
-            todo.append(j)
+            todo.append((j, line | {dpos} if node[0] == "H" else None))
+
+
+def _taken(pos: r.Pos, move: str, after: r.Pos, rules: r.Rules) -> tuple:
+    """The checker a defence interposes against, its square, and the position
+    after the checker takes it with check (None: it cannot)."""
+    checker, to = r.interposition_checker(pos, move, rules), int(move.split("*")[-1].split("-")[-1])
+    return checker, to, (_legal_map(after, rules, True).get(f"{checker}-{to}") if checker else None)
 
 
 def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, rules: r.Rules) -> None:
@@ -405,7 +451,6 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
                     raise Reject(f"uniqueness: {m} repeats no position of the line", path + [m])
                 continue
             j = g.reach(target, after, i, [m])
-            kind = g.nodes[j][0] if isinstance(g.nodes[j], list) and g.nodes[j] else None
-            if kind != ("SA" if after.turn == attacker else "SD"):  # after: a position, never None
+            if g.nodes[j][:1] != ["SA" if after.turn == attacker else "SD"]:
                 raise Reject(f"uniqueness: node {j} is of the wrong side", path + [m])
             todo.append(j)

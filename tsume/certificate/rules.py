@@ -10,6 +10,7 @@ docs/notation.md (``19-18``, ``P*18``, ``+N*5``).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 BLACK, WHITE = 0, 1
@@ -118,41 +119,25 @@ def parse_position(text: str, rules: Rules) -> Pos:
     if len(fields) not in (3, 4):
         raise RulesError("a position has 3 or 4 fields")
     board: list[str] = [""]
-    i, s = 0, fields[0]
-    while i < len(s):
-        if s[i].isdigit() and s[i].isascii():
-            j = i
-            while j < len(s) and s[j].isdigit() and s[j].isascii():
-                j += 1
-            if j - i > 3 or int(s[i:j]) == 0:
+    for token in re.findall(r"[0-9]+|\+?.", fields[0]):
+        if token.isdigit():
+            if len(token) > 3 or int(token) == 0:
                 raise RulesError("bad run of empty squares")
-            board += [""] * int(s[i:j])
-            i = j
-            continue
-        face = "+" if s[i] == "+" else ""
-        i += len(face)
-        if i >= len(s) or (face + s[i].upper()) not in rules.faces:
-            raise RulesError(f"bad piece at column {i + 1}")
-        board.append(face + s[i])
-        i += 1
+            board += [""] * int(token)
+        elif token[:-1] + token[-1].upper() not in rules.faces:
+            raise RulesError(f"bad piece {token!r}")
+        else:
+            board.append(token)
     if len(board) - 1 not in rules.sizes:
         raise RulesError(f"a board of {len(board) - 1} squares")
     if fields[1] not in ("b", "w"):
         raise RulesError("the side to move must be b or w")
     hands = [[0] * len(rules.kinds), [0] * len(rules.kinds)]
     if fields[2] != "-":
-        count = ""
-        for ch in fields[2]:
-            if ch.isdigit() and ch.isascii():
-                count += ch
-                continue
-            k = rules.kinds.find(ch.upper())
-            if k <= 0 or len(count) > 1:
-                raise RulesError(f"bad hand {fields[2][:20]!r}")
-            hands[side_of(ch)][k] += int(count or "1")
-            count = ""
-        if count:
+        if not re.fullmatch(r"([0-9]?[A-Za-z])+", fields[2]) or any(rules.kinds.find(c.upper()) <= 0 for c in fields[2] if c.isalpha()):
             raise RulesError(f"bad hand {fields[2][:20]!r}")
+        for count, ch in re.findall(r"([0-9]?)([A-Za-z])", fields[2]):
+            hands[side_of(ch)][rules.kinds.find(ch.upper())] += int(count or "1")
     return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), BLACK if fields[1] == "b" else WHITE)
 
 
@@ -165,18 +150,13 @@ def position_string(pos: Pos, rules: Rules) -> str:
         out += (str(run) if run else "") + p
         run = 0
     out += str(run) if run else ""
-    hand = ""
-    for side in (BLACK, WHITE):
-        for k, c in enumerate(pos.hands[side]):
-            if c:
-                letter = rules.kinds[k]
-                hand += (str(c) if c > 1 else "") + (letter if side == BLACK else letter.lower())
+    hand = "".join((str(c) if c > 1 else "") + (rules.kinds[k] if side == BLACK else rules.kinds[k].lower())
+                   for side in (BLACK, WHITE) for k, c in enumerate(pos.hands[side]) if c)
     return f"{out} {'bw'[pos.turn]} {hand or '-'}"
 
 
 def king_square(pos: Pos, side: int) -> int:
-    k = "K" if side == BLACK else "k"
-    return next((sq for sq in range(1, len(pos.board)) if pos.board[sq] == k), 0)
+    return next((sq for sq, p in enumerate(pos.board) if p == ("K" if side == BLACK else "k")), 0)
 
 
 def validate(pos: Pos, rules: Rules) -> str | None:
@@ -236,11 +216,7 @@ def attackers(board: tuple, target: int, by: int, rules: Rules, rides_only: bool
 
 
 def attacked(board: tuple, target: int, by: int, rules: Rules) -> bool:
-    for sq in range(1, len(board)):
-        p = board[sq]
-        if p and side_of(p) == by and target in _targets(board, sq, p, rules):
-            return True
-    return False
+    return any(p and side_of(p) == by and target in _targets(board, sq, p, rules) for sq, p in enumerate(board) if sq)
 
 
 def in_check(pos: Pos, side: int, rules: Rules) -> bool:
@@ -249,8 +225,7 @@ def in_check(pos: Pos, side: int, rules: Rules) -> bool:
 
 
 def drop_squares(pos: Pos, rules: Rules) -> list[int]:
-    n = len(pos.board) - 1
-    squares = [sq for sq in range(1, n + 1) if not pos.board[sq]]
+    squares = [sq for sq, p in enumerate(pos.board) if sq and not p]
     k = king_square(pos, pos.turn) if rules.king_limits else 0
     if k:
         # Not behind one's own king (toward one's home end) nor next to it.
@@ -265,12 +240,10 @@ def pseudo_moves(pos: Pos, rules: Rules) -> list[str]:
         p = board[sq]
         if p and side_of(p) == side:
             moves += [f"{sq}-{t}" for t in _targets(board, sq, p, rules)]
-    held = [rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c]
-    if held:
-        squares = drop_squares(pos, rules)
-        for letter in held:
-            for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):
-                moves += [f"{face}*{sq}" for sq in squares]
+    squares = drop_squares(pos, rules) if any(pos.hands[side]) else []
+    for letter in (rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c):
+        for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):
+            moves += [f"{face}*{sq}" for sq in squares]
     return moves
 
 
@@ -298,12 +271,8 @@ def make(pos: Pos, move: str, rules: Rules) -> Pos:
 
 def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
     """(move, position after) for the moves that leave the mover's king unattacked."""
-    out = []
-    for m in pseudo_moves(pos, rules):
-        after = make(pos, m, rules)
-        if not in_check(after, pos.turn, rules):
-            out.append((m, after))
-    return out
+    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))
+    return [(m, a) for m, a in after if not in_check(a, pos.turn, rules)]
 
 
 def has_king_safe_move(pos: Pos, rules: Rules) -> bool:
@@ -322,23 +291,15 @@ def _barred(move: str, after: Pos, check: bool, rules: Rules) -> bool:
 def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
     """(move, position after, gives check) for every legal move.  Repetition
     is a rule of games: the tsume convention is the checker's business."""
-    out = []
-    for m, after in _king_safe(pos, rules):
-        check = in_check(after, 1 - pos.turn, rules)
-        if not (king_square(after, 1 - pos.turn) and _barred(m, after, check, rules)):
-            out.append((m, after, check))
-    return out
+    out = [(m, after, in_check(after, 1 - pos.turn, rules)) for m, after in _king_safe(pos, rules)]
+    return [(m, a, c) for m, a, c in out if not (king_square(a, 1 - pos.turn) and _barred(m, a, c, rules))]
 
 
 def checks(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
     """(move, position after) for the legal moves that give check (the
     stalemate rule never bars one)."""
-    out = []
-    for m in pseudo_moves(pos, rules):
-        after = make(pos, m, rules)
-        if in_check(after, 1 - pos.turn, rules) and not in_check(after, pos.turn, rules) and not _barred(m, after, True, rules):
-            out.append((m, after))
-    return out
+    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))  # the cheap test first
+    return [(m, a) for m, a in after if in_check(a, 1 - pos.turn, rules) and not in_check(a, pos.turn, rules) and not _barred(m, a, True, rules)]
 
 
 def play(pos: Pos, move: object, rules: Rules) -> Pos | None:
@@ -364,17 +325,10 @@ def interposition_checker(pos: Pos, move: str, rules: Rules) -> int:
     k = king_square(pos, pos.turn)
     if not k:
         return 0
-    if "*" in move:
-        to = int(move.partition("*")[2])
-    else:
-        a, _, b = move.partition("-")
-        if int(a) == k:
-            return 0
-        to = int(b)
-    for c in ride_checkers(pos, rules):
-        if min(c, k) < to < max(c, k):
-            return c
-    return 0
+    if "*" not in move and int(move.partition("-")[0]) == k:
+        return 0
+    to = int(move.replace("*", "-").rpartition("-")[2])
+    return next((c for c in ride_checkers(pos, rules) if min(c, k) < to < max(c, k)), 0)
 
 
 def handed_back(pos: Pos, rules: Rules, kind_letter: str) -> Pos:

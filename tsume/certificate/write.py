@@ -48,18 +48,21 @@ class CertificateError(TsumeError):
 
 
 class _Ctx:
-    """One search and the walk along its current line, with the position in step."""
+    """One search and the walk along its current line, with the position and
+    the line's positions (``keys``, the current one last) in step."""
 
     def __init__(self, search: Search, pos: Position) -> None:
-        self.search, self.pos = search, pos
+        self.search, self.pos, self.keys = search, pos, [pos.key()]
 
     @contextmanager
     def at(self, m: Move) -> Iterator[None]:
         self.search.walk(m)
         self.pos.push(m)
+        self.keys.append(self.pos.key())
         try:
             yield
         finally:
+            self.keys.pop()
             self.search.unwalk()
             self.pos.pop()
 
@@ -99,6 +102,8 @@ class _Writer:
         known = self.mate_memo.get(key)
         if known is not None and known[1] <= b:
             return known[0]
+        if b < 1:
+            raise CertificateError(f"no mate within {plies(b)} at {ctx.pos.fen(False)}")
         chosen = None
         for c in ctx.pos.checks():
             with ctx.at(c):
@@ -165,7 +170,7 @@ class _Writer:
                 if witness is not None:
                     break
             if witness is None:
-                raise CertificateError(f"the mate: no defence shown to last {plies(r)} without repetitions "
+                raise CertificateError(f"the mate: no defence shown to last {plies(r)} "
                                        f"(R of a useless interposition) at {ctx.pos.fen(False)}")
         capture = Move(checker, d.to_square)
         with ctx.at(d):
@@ -238,15 +243,17 @@ class _Writer:
 
     def _witness(self, ctx: _Ctx, w: Move, k: int) -> list | None:
         """``[w, refutation]`` if no mate within ``k`` follows the defence
-        ``w`` (played) and a refutation without repetitions shows it."""
+        ``w`` (played) and a refutation shows it: one without repetitions
+        if there is one, else one that counts those of ``ctx``'s line."""
         if ctx.search.mate(k):
             return None
-        mark, size = len(self.refute_log), len(self.refute)
-        try:
-            return [str(w), self.refutation(ctx, k)]
-        except CertificateError:
-            self._undo(mark, size)
-            return None
+        for build in (self.refutation, self.line_refutation):
+            mark, size = len(self.refute_log), len(self.refute)
+            try:
+                return [str(w), build(ctx, k)]
+            except CertificateError:
+                self._undo(mark, size)
+        return None
 
     def _side_limits(self) -> Limits:
         memory = self.limits.memory
@@ -273,7 +280,24 @@ class _Writer:
         self.refute[i][2] = table
         return i
 
-    def _answer(self, ctx: _Ctx, k: int) -> list:
+    def line_refutation(self, ctx: _Ctx, k: int) -> int:
+        """An "H" node: no mate within ``k``, repetitions of ``ctx``'s line
+        counted.  It holds on this line only, so it is never shared."""
+        if ctx.keys[-1] in ctx.keys[:-1]:
+            raise CertificateError("a refutation repeats its line")
+        i = self._grow(self.refute)
+        self.refute.append(["H", k, {}])
+        table: dict[str, Any] = {}
+        if k >= 1:
+            for c in ctx.pos.checks():
+                with ctx.at(c):
+                    table[str(c)] = "rep" if ctx.keys[-1] in ctx.keys[:-1] else self._answer(ctx, k, True)
+        self.refute[i][2] = table
+        return i
+
+    def _answer(self, ctx: _Ctx, k: int, on_line: bool = False) -> list:
+        """A reply to the check just played, with the node that refutes a mate
+        within ``k`` - 2 after it (repetitions of the line counted if ``on_line``)."""
         pos = ctx.pos
         ranged = ranged_checkers(pos)
         candidates, capturable = [], []
@@ -290,24 +314,102 @@ class _Writer:
             candidates.append(d)
         if k - 2 < 1 and candidates:
             return [str(candidates[0])]
-        # The engine's answers count repetitions of the line, which the
-        # refutations do not use: a defence is tried, and taken back if no
-        # refutation without them follows.
-        tries: list[tuple[Move, int]] = [(d, k - 2) for d in candidates]
-        if len(capturable) == len(evasions):
-            # No defence but interpositions: R is 0, and one that is not
-            # mated within 1 is no useless one.
-            tries += [(d, max(k - 2, 1)) for d in capturable]
-        for d, need in tries:
+        tries: list[tuple[Move, int, list]] = [(d, k - 2, []) for d in candidates]
+        # An interposition the checker can take counts if no mate within R + 1
+        # follows it, or if after the capture with the piece handed back a
+        # defence that does not interpose escapes a mate within R.  R is 0
+        # when every defence interposes; on a known line, 2 when each of the
+        # others is mated at once; else k - 1 will do (R is even: at most
+        # k - 1, or at least k + 1, and another defence lasts).
+        plain = [e for e in evasions if not interposition_square(pos, e, ranged)]
+        mates = self._mates_at_once(ctx, plain) if capturable and plain and on_line else None
+        for d in capturable:
+            r = 0 if not plain else 2 if mates else k - 1
+            escape = self._escape_after_capture(pos, d, ranged, r)
+            if escape is not None and k - 2 < 1:
+                return [str(d), None, mates, escape]
+            tries.append((d, k - 2, [mates, escape]) if escape is not None
+                         else (d, max(k - 2, r + 1), [mates] if mates else []))
+        if on_line:
+            for d, _, _ in tries:
+                pos.push(d)
+                again = pos.key() in ctx.keys
+                pos.pop()
+                if again:
+                    return [str(d), "rep"]
+        # The engine's answers count repetitions of the line: a defence is
+        # tried, and taken back if no refutation follows (first one without
+        # repetitions, which may be shared, then one on this line).
+        for d, need, escape in tries:
             with ctx.at(d):
                 if ctx.search.mate(need):
                     continue
+                for build in (self.refutation, self.line_refutation) if on_line else (self.refutation,):
+                    mark, size = len(self.refute_log), len(self.refute)
+                    try:
+                        return [str(d), build(ctx, need)] + escape
+                    except CertificateError:
+                        self._undo(mark, size)
+        raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
+
+    @staticmethod
+    def _mates_at_once(ctx: _Ctx, plain: list[Move]) -> dict[str, str] | None:
+        """For each of the defences ``plain`` (all those that do not
+        interpose), a check that mates at once, none of the positions on
+        ``ctx``'s line; None if one has none."""
+        out = {}
+        pos = ctx.pos
+        for e in plain:
+            pos.push(e)
+            mate = None
+            if pos.key() not in ctx.keys:
+                for x in pos.checks():
+                    pos.push(x)
+                    if not pos.legal_moves(repetition=False) and pos.key() not in ctx.keys:
+                        mate = str(x)
+                    pos.pop()
+                    if mate:
+                        break
+            pos.pop()
+            if mate is None:
+                return None
+            out[str(e)] = mate
+        return out
+
+    def _escape_after_capture(self, pos: Position, d: Move, ranged: Any, r: int) -> list | None:
+        """``[e, refutation]``: after the checker takes the interposition ``d``
+        (defender to move in ``pos``), the piece handed back, a defence ``e``
+        that counts (no interposition the checker can take with check), and no
+        mate within ``r`` - 1 after it."""
+        checker = interposition_square(pos, d, ranged)
+        pos.push(d)
+        try:
+            backs = list(recaptures(pos, checker, d.to_square))
+        finally:
+            pos.pop()
+        for q in backs[:1]:
+            shield = ranged_checkers(q)
+            for e in q.evasions():
+                square = interposition_square(q, e, shield)
+                if square:
+                    q.push(e)
+                    taken = any(x.from_square == square and x.to_square == e.to_square for x in q.checks())
+                    q.pop()
+                    if taken:
+                        continue  # it might be useless: it need not count
+                if r - 1 < 1:
+                    return [str(e), None]
+                after = q.copy()
+                after.push(e)
+                sub = _Ctx(Search(after, limits=self._side_limits()), after)
+                if sub.search.mate(r - 1):
+                    continue
                 mark, size = len(self.refute_log), len(self.refute)
                 try:
-                    return [str(d), self.refutation(ctx, need)]
+                    return [str(e), self.refutation(sub, r - 1)]
                 except CertificateError:
                     self._undo(mark, size)
-        raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
+        return None
 
     def _undo(self, mark: int, size: int) -> None:
         while len(self.refute_log) > mark:
