@@ -377,3 +377,12 @@ def test_cli_refuses_flawed(tmp_path, capsys):
     assert exc.value.code == 1
     assert "not certified: ito-yozume-1" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_certificate_file_is_named_after_its_problem():
+    from tsume.certificate import file_name
+
+    assert file_name("ito-05") == "ito-05.cert"
+    assert file_name("a b/c:d") == "a_b_c_d.cert"
+    assert file_name(None) == file_name("") == "position.cert"
+    assert file_name("x" * 200) == "x" * 80 + ".cert"

@@ -302,6 +302,7 @@ def test_a_sound_problem_verified_is_certified_and_its_certificate_downloads(cli
     r = client.get(f"/api/jobs/{view['id']}/certificate")
     assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
     assert 'filename="ito-05.cert"' in r.headers["content-disposition"]
+    assert got["certificate"]["file_name"] == "ito-05.cert"
     assert len(r.content) == got["certificate"]["bytes"] and check_certificate(r.content).accepted
     assert load_certificate(r.content)["problems"][0]["position"] == pr.problem().fen
     solve_job = client.post("/api/solve", json={"problem": body["problem"]}).json()

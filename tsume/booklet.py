@@ -39,6 +39,7 @@ from html import escape
 from pathlib import Path
 
 from .arguments import check_callback, check_flag
+from .certificate import file_name
 from .certificate.write import CertificateError, write_certificate
 from .collection import Record
 from .errors import ArgumentError
@@ -225,7 +226,7 @@ def _verdict(entry: Entry) -> str:
     if entry.verdict == Verdict.SOUND:
         if entry.certificate is not None:
             href = "data:application/gzip;base64," + base64.b64encode(entry.certificate).decode("ascii")
-            name = re.sub(r"[^A-Za-z0-9._-]", "_", entry.problem.id) + ".cert"
+            name = file_name(entry.problem.id)
             return ('<div class="verdict sound certified"><p>Verified sound. <span class="certified-mark">Certified</span>'
                     f'</p><p class="certificate">Its certificate checks (<a download="{escape(name)}" href="{href}">'
                     f"download the certificate</a>, {len(entry.certificate) / 1024:.1f} KB; "

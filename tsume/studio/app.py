@@ -20,7 +20,6 @@ from __future__ import annotations
 import http
 import inspect
 import logging
-import re
 import shutil
 import tempfile
 import typing
@@ -37,6 +36,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..certificate import file_name
 from ..collection import Record
 from ..errors import TsumeError
 from ..svg import STYLE
@@ -383,8 +383,7 @@ def create_app(root: str | Path, *, parallel: int = 2, max_jobs: int = 8, keep: 
         out = Path(payload["certificate_out"])
         if view["state"] != DONE or not out.is_file():
             raise StarletteHTTPException(409, f"job {job_id[:40]!r} has no certificate (it is {view['state']})")
-        name = re.sub(r"[^A-Za-z0-9._-]", "_", str(payload["problem"].get("id") or "position"))[:80]
-        return FileResponse(out, media_type="application/gzip", filename=f"{name}.cert")
+        return FileResponse(out, media_type="application/gzip", filename=file_name(payload["problem"].get("id")))
 
     @app.post("/api/jobs/{job_id}/save", summary="Save what a compose job made into a collection under the root")
     def save_run(job_id: str, body: SaveRunIn) -> dict[str, Any]:

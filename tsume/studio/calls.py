@@ -90,6 +90,7 @@ def _verify(payload: dict, report: Report) -> dict:
 def _certify(tsume: Problem, result: Any, payload: dict) -> dict:
     """A sound problem's certificate (docs/certificates.md), written where the
     payload says when the checker accepts it; what became of it, as JSON."""
+    from ..certificate import file_name
     from ..certificate.write import CertificateError, write_certificate
 
     if result.verdict != "sound":
@@ -101,7 +102,7 @@ def _certify(tsume: Problem, result: Any, payload: dict) -> dict:
     except CertificateError as exc:
         return {"certified": False, "reason": str(exc)}
     write_atomic(payload["certificate_out"], data)
-    return {"certified": True, "bytes": len(data)}
+    return {"certified": True, "bytes": len(data), "file_name": file_name(payload["problem"].get("id"))}
 
 
 def _settings(payload: dict) -> Any:

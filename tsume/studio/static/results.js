@@ -240,9 +240,8 @@ function showVerify(problem, report, jobId) {
   // A sound problem's certificate: the checker accepted it (docs/certificates.md).
   const cert = report.certificate;
   if (cert && cert.certified) {
-    const name = `${(problem.id || 'position').replace(/[^A-Za-z0-9._-]/g, '_')}.cert`;
     verdict.append(el('p', {class: 'certificate certified', id: 'certified'}, 'Certified: the checker accepts its certificate. ',
-      el('a', {id: 'certificate-download', href: `/api/jobs/${jobId}/certificate`, download: name},
+      el('a', {id: 'certificate-download', href: `/api/jobs/${jobId}/certificate`, download: cert.file_name},
          `Download the certificate (${(cert.bytes / 1024).toFixed(1)} KB)`)));
   } else if (cert && report.verdict === 'sound') {
     verdict.append(el('p', {class: 'certificate', id: 'certified'}, `Not certified: ${cert.reason.replace(/^not certified: /, '')}.`));
