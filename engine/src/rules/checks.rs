@@ -33,7 +33,6 @@ impl Position {
         out: &mut [Mask; 32],
     ) {
         let t = &*self.tables;
-        let occ = self.occ[0] | self.occ[1];
         let squares = self.drop_squares(c);
         let kinds = kinds.unwrap_or_else(|| self.hands[c.index()].kinds());
         for k in 0..t.nkinds {
@@ -42,14 +41,7 @@ impl Position {
             }
             for &f in &t.drop_faces[k] {
                 let v = f << 1 | c.index() as u8;
-                // A leap checks whatever stands between; a ride is looked at square by square.
-                let mut mask = squares & (disc | t.leap_reach(v, ek));
-                for s in Squares(squares & t.reach(v, ek) & !mask) {
-                    if t.ride_hits(v, s, ek, occ) {
-                        mask |= bit(s);
-                    }
-                }
-                out[f as usize] = mask;
+                out[f as usize] = squares & (disc | self.drop_attack_squares(v, ek, c));
             }
         }
     }
