@@ -21,7 +21,7 @@ from ..conventions import interposition_square, ranged_checkers, recaptures
 from ..errors import ArgumentError, TsumeError
 from ..limits import Limits, check_limits
 from ..outcome import Verdict
-from ..position import Move, Position
+from ..position import Move, Position, SquareSet
 from ..problem import Problem, require_problem
 from ..render import plies
 from ..search import OverBudget, Search, SearchLimit
@@ -303,15 +303,10 @@ class _Writer:
         candidates, capturable = [], []
         evasions = pos.evasions()
         for d in evasions:
-            checker = interposition_square(pos, d, ranged)
-            if checker:
-                pos.push(d)
-                takes = any(x.from_square == checker and x.to_square == d.to_square for x in pos.checks())
-                pos.pop()
-                if takes:
-                    capturable.append(d)  # it might be useless: only as below
-                    continue
-            candidates.append(d)
+            if _takeable(pos, d, ranged):
+                capturable.append(d)  # it might be useless: only as below
+            else:
+                candidates.append(d)
         if k - 2 < 1 and candidates:
             return [str(candidates[0])]
         tries: list[tuple[Move, int, list]] = [(d, k - 2, []) for d in candidates]
@@ -390,13 +385,8 @@ class _Writer:
         for q in backs[:1]:
             shield = ranged_checkers(q)
             for e in q.evasions():
-                square = interposition_square(q, e, shield)
-                if square:
-                    q.push(e)
-                    taken = any(x.from_square == square and x.to_square == e.to_square for x in q.checks())
-                    q.pop()
-                    if taken:
-                        continue  # it might be useless: it need not count
+                if _takeable(q, e, shield):
+                    continue  # it might be useless: it need not count
                 if r - 1 < 1:
                     return [str(e), None]
                 after = q.copy()
@@ -499,6 +489,19 @@ class _Writer:
                 table[str(c)] = self.strategy_defender(ctx, history)
         self.strategy[i] = ["SA", table]
         return i
+
+
+def _takeable(pos: Position, d: Move, ranged: SquareSet) -> bool:
+    """Is the defence ``d`` (defender to move in ``pos``, ``ranged`` its
+    ride checkers) an interposition the checker can take at once with check?"""
+    checker = interposition_square(pos, d, ranged)
+    if not checker:
+        return False
+    pos.push(d)
+    try:
+        return any(x.from_square == checker and x.to_square == d.to_square for x in pos.checks())
+    finally:
+        pos.pop()
 
 
 def _ordered(mate: dict[int, list]) -> list[list]:
