@@ -159,8 +159,17 @@ def _check_one(cert: dict) -> None:
     _check_alternatives(cert, mainline, root, rules)
 
 
+_MOVES: dict[tuple, dict[str, r.Pos]] = {}  # a position's moves: many nodes and lines meet it again
+
+
 def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos]:
-    return dict(r.checks(pos, rules)) if only_checks else {m: after for m, after, _ in r.legal(pos, rules)}
+    key = (pos, only_checks, rules[:2] + rules[3:])  # the rules but their faces, which the name fixes
+    got = _MOVES.get(key)
+    if got is None:
+        if len(_MOVES) > 200_000:
+            _MOVES.clear()
+        got = _MOVES[key] = dict(r.checks(pos, rules)) if only_checks else {m: a for m, a, _ in r.legal(pos, rules)}
+    return got
 
 
 def _covered(entries: Any, moves: dict, what: str, g: _Graph, i: int) -> None:
@@ -326,7 +335,7 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
                 raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", g.path(i) + [c])
             need = k - 2
             checker, to, taken = _taken(dpos, d, after, rules)
-            plain = [e for e, _, _ in r.legal(dpos, rules) if not r.interposition_checker(dpos, e, rules)] if taken else []
+            plain = [e for e in _legal_map(dpos, rules, False) if not r.interposition_checker(dpos, e, rules)] if taken else []
             # It may be useless, unless no mate within R + 1 follows it, or after
             # the capture, the piece handed back, a defence that counts (entry[3])
             # escapes a mate within R.  R is 0 if all defences interpose; on a

@@ -267,12 +267,6 @@ def make(pos: Pos, move: str, rules: Rules) -> Pos:
     return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), 1 - side)
 
 
-def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
-    """(move, position after) for the moves that leave the mover's king unattacked."""
-    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))
-    return [(m, a) for m, a in after if not in_check(a, pos.turn, rules)]
-
-
 def has_king_safe_move(pos: Pos, rules: Rules) -> bool:
     """The inner test of decision 1: movement, drop limits and king safety only."""
     return any(not in_check(make(pos, m, rules), pos.turn, rules) for m in pseudo_moves(pos, rules))
@@ -289,7 +283,8 @@ def _barred(move: str, after: Pos, check: bool, rules: Rules) -> bool:
 def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
     """(move, position after, gives check) for every legal move.  Repetition
     is a rule of games: the tsume convention is the checker's business."""
-    out = [(m, after, in_check(after, 1 - pos.turn, rules)) for m, after in _king_safe(pos, rules)]
+    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))
+    out = [(m, a, in_check(a, 1 - pos.turn, rules)) for m, a in after if not in_check(a, pos.turn, rules)]
     return [(m, a, c) for m, a, c in out if not (king_square(a, 1 - pos.turn) and _barred(m, a, c, rules))]
 
 
