@@ -435,8 +435,8 @@ class _Writer:
         if not new:
             return i
         # A defence that repeats a position, or leaves the attacker no check,
-        # needs no search.  Else a capture first (the attacker's material runs
-        # out for good), then the fewest checks: both keep the strategy small.
+        # needs no search.  Else the fewest checks, and among as few a capture
+        # (the attacker's material runs out for good): the strategy stays small.
         ranked = []
         for n, d in enumerate(ctx.pos.evasions()):
             keeps = d.is_drop or ctx.pos.piece_at(d.to_square) is None
@@ -444,7 +444,7 @@ class _Writer:
             key2 = ctx.pos.key()
             checks = -1 if key2 in history or key2 in self.strategy_memo else len(ctx.pos.checks())
             ctx.pos.pop()
-            ranked.append(((0, checks) if checks <= 0 else (1 + keeps, checks), n, d))
+            ranked.append(((0, checks) if checks <= 0 else (1, checks, keeps), n, d))
         ranked.sort()
         best = self._escape(ctx, [d for _, _, d in ranked], sum(1 for rank, _, _ in ranked if rank[0] == 0))
         if best is None:
