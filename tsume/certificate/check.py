@@ -166,7 +166,7 @@ def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos
     key = (pos, only_checks, rules[:2] + rules[3:])  # the rules but their faces, which the name fixes
     got = _MOVES.get(key)
     if got is None:
-        if len(_MOVES) > 20_000:
+        if len(_MOVES) > 100_000:
             _MOVES.clear()
         got = _MOVES[key] = dict(r.checks(pos, rules)) if only_checks else {m: a for m, a, _ in r.legal(pos, rules)}
     return got
