@@ -38,7 +38,7 @@ _SIDE_MEMORY = 16.0
 _WALK_LIMIT = 400
 #: The most nodes a certificate's refutations and strategies may have by
 #: default (``max_nodes``): past it the problem is not certified, as the
-#: checker would take long (about a minute for 400,000 nodes).
+#: checker's time grows with them (ito-c0162's 23,543 check in 2.2 s).
 MAX_NODES = 100_000
 #: The node budgets a strategy's defences are asked within, in turn (None: no budget).
 _ESCAPE_BUDGETS = (2_000, 50_000, None)
