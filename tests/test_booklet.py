@@ -465,16 +465,22 @@ def test_certify_marks_a_sound_problem_whose_certificate_checks(tmp_path):
 
 
 def test_a_sound_problem_that_cannot_be_certified_says_why(tmp_path):
-    # seed-ito's ito-c0162 is sound, but its defender strategy is past the
-    # writer's node limit (docs/certificates.md).
+    # seed-ito's ito-c0162 is sound, but its defender strategy is past a
+    # node limit of 100 (docs/certificates.md); the default certifies it.
     out = tmp_path / "u.html"
-    r = run("booklet", "seed-ito", "--id", "ito-c0162", "--verify", "--certify", "-o", str(out))
+    r = run("booklet", "seed-ito", "--id", "ito-c0162", "--verify", "--certify", "--certificate-nodes", "100",
+            "-o", str(out))
     assert r.exit_code == 0, r.output
     assert "sound but not certified: ito-c0162" in r.stderr
     root = parse(out.read_text(encoding="utf-8"))
     (note,) = root.find_all("p", "uncertified")
-    assert note.text().startswith("Not certified: uniqueness: more than 100,000 nodes")
+    assert note.text().startswith("Not certified: uniqueness: more than 100 nodes")
     assert not root.find_all("span", "certified-mark")
+    r = run("booklet", "seed-ito", "--id", "ito-c0162", "--verify", "--certify", "-o", str(out))
+    assert r.exit_code == 0 and "not certified" not in r.stderr, r.output
+    assert parse(out.read_text(encoding="utf-8")).find_all("span", "certified-mark")
+    r = run("booklet", "seed-ito", "--id", "ito-c0162", "--verify", "--certificate-nodes", "100", "-o", str(out))
+    assert r.exit_code == 2 and "--certificate-nodes needs --certify" in r.stderr
 
 
 def run(*args: str):

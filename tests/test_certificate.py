@@ -16,6 +16,7 @@ from unittest import mock
 import pytest
 
 from tsume import Position, verify
+from tsume.errors import ArgumentError
 from tsume import collection as C
 from tsume.certificate import rules as R
 from tsume.certificate import write as W
@@ -95,6 +96,36 @@ def test_written_certificates_are_accepted():
     result = check_certificate(pack(list(certs)))
     assert result.accepted, result.line()
     assert result.problems == len(certs)
+    for cert in certs:
+        _assert_every_node_is_reached(cert)
+
+
+def _assert_every_node_is_reached(cert: dict) -> None:
+    """The writer keeps no refutation the checker does not visit, and no
+    strategy node the alternatives do not lead to."""
+    assert _used_refutations(cert) == set(range(len(cert["refute"]))), cert["id"]
+    seen, todo = set(), [t for _, _, t in cert["alternatives"]]
+    while todo:
+        i = todo.pop()
+        if isinstance(i, int) and i not in seen:
+            seen.add(i)
+            node = cert["strategy"][i]
+            todo += [node[2]] if node[0] == "SD" else list(node[1].values())
+    assert seen == set(range(len(cert["strategy"]))), cert["id"]
+
+
+def test_the_node_limit_is_an_option():
+    rec = next(rec for rec in C.load(C.locate("seed-ito")) if rec.id == "ito-c0162")
+    problem = rec.problem()
+    report = verify(problem, id=rec.id)
+    with pytest.raises(CertificateError, match="uniqueness: more than 100 nodes of refutations and strategies"):
+        certificate_for(problem, report, max_nodes=100)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ArgumentError, match="max_nodes"):
+            certificate_for(problem, report, max_nodes=bad)
+    cert = certificate_for(problem, report, max_nodes=None)
+    assert len(cert["strategy"]) > 100
+    assert check_certificate(pack([cert])).accepted
 
 
 #: A problem whose witnesses need the refutation entries of version 3 (an
@@ -132,6 +163,8 @@ def _entries(cert: dict) -> list:
 
 def test_long_problems_are_certified():
     plain, line = long_certificate(), line_certificate()
+    _assert_every_node_is_reached(plain)
+    _assert_every_node_is_reached(line)
     assert any(len(e) == 4 for e in _entries(plain) if isinstance(e, list))
     assert {node[0] for node in line["refute"]} == {"H"}
     entries = _entries(line)
@@ -368,6 +401,20 @@ def test_cli_verify_certificate_and_check(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         run(["check", str(tmp_path / "missing.cert")])
     assert exc.value.code == 2
+
+
+def test_cli_certificate_nodes(tmp_path, capsys):
+    out = tmp_path / "c.cert"
+    with pytest.raises(SystemExit) as exc:
+        run(["verify", "--file", "seed-ito", "--id", "ito-c0162", "-q", "--certificate", str(out),
+             "--certificate-nodes", "100"])
+    assert exc.value.code == 1
+    assert "not certified: ito-c0162: uniqueness: more than 100 nodes" in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(SystemExit) as exc:
+        run(["verify", "--file", "seed-ito", "--id", "ito-c0162", "-q", "--certificate-nodes", "100"])
+    assert exc.value.code == 2
+    assert "--certificate-nodes needs --certificate" in capsys.readouterr().err
 
 
 def test_cli_refuses_flawed(tmp_path, capsys):

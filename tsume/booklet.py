@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from .arguments import check_callback, check_flag
+from .arguments import check_callback, check_flag, check_positive_int
 from .certificate import file_name
-from .certificate.write import CertificateError, write_certificate
+from .certificate.write import MAX_NODES, CertificateError, write_certificate
 from .collection import Record
 from .errors import ArgumentError
 from .limits import Limits
@@ -108,11 +108,12 @@ class Entry:
 
 
 def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits = DEFAULT_LIMITS,
-            play: bool = False, certify: bool = False) -> Entry:
+            play: bool = False, certify: bool = False, certificate_nodes: int | None = MAX_NODES) -> Entry:
     """Solve (and with ``verify`` verify) one problem for a booklet, within
     ``limits``; with ``play``, also build its play tree and every position
     it shows; with ``certify`` (and ``verify``), write and check a sound
-    problem's certificate."""
+    problem's certificate (at most ``certificate_nodes`` nodes of refutations
+    and strategies)."""
     tsume = record.problem()
     entry = Entry(number=number, problem=record, tsume=tsume, position=tsume.position(), status=Status.UNKNOWN)
     if verify:
@@ -125,7 +126,7 @@ def prepare(record: Record, number: int, *, verify: bool = False, limits: Limits
         if certify and report.verdict == Verdict.SOUND:
             try:
                 # The writer returns only what the checker accepts.
-                entry.certificate = write_certificate(tsume, report, limits=limits)
+                entry.certificate = write_certificate(tsume, report, limits=limits, max_nodes=certificate_nodes)
             except CertificateError as exc:
                 entry.uncertified = str(exc)
     else:
@@ -438,6 +439,7 @@ def build(
     progress: Callable[[int, int, Entry], None] | None = None,
     play: bool = False,
     certify: bool = False,
+    certificate_nodes: int | None = MAX_NODES,
 ) -> str:
     """A booklet of ``problems`` (collection records) as one self-contained HTML document.
 
@@ -447,7 +449,8 @@ def build(
     "Solve it yourself" mode to each problem, its play tree
     (:func:`tsume.play.play_tree`) embedded, so that it works offline;
     ``certify`` (with ``verify``) certifies every sound problem and marks
-    those whose certificate checks.
+    those whose certificate checks; ``certificate_nodes`` bounds each
+    certificate's refutations and strategies (None: no bound).
     ``limits`` (:class:`~tsume.limits.Limits`, by default
     :data:`DEFAULT_LIMITS`) bound the solver (or verifier, or the play tree)
     per problem.  ``progress(done, total, entry)`` is called after each
@@ -466,12 +469,14 @@ def build(
         raise ArgumentError(f"limits must be a tsume.Limits, not {type(limits).__name__}")
     verify, kanji, play = check_flag(verify, "verify"), check_flag(kanji, "kanji"), check_flag(play, "play")
     certify = check_flag(certify, "certify")
+    certificate_nodes = check_positive_int(certificate_nodes, "certificate_nodes")
     if certify and not verify:
         raise ArgumentError("certify needs verify: only a problem verified sound is certified")
     progress = check_callback(progress)
     entries = []
     for i, pr in enumerate(problems, 1):
-        entry = prepare(pr, i, verify=verify, limits=limits, play=play, certify=certify)
+        entry = prepare(pr, i, verify=verify, limits=limits, play=play, certify=certify,
+                        certificate_nodes=certificate_nodes)
         entries.append(entry)
         if progress is not None:
             progress(i, len(problems), entry)

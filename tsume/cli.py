@@ -28,6 +28,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from .certificate.check import check_certificate
+from .certificate.write import MAX_NODES as MAX_CERTIFICATE_NODES
 from .certificate.write import CertificateError, certificate_for, pack
 from .arguments import MAX_DEPTH, check_depth, check_max_length, check_memory_mb, check_positive_int, check_time_limit
 from ._engine import PanicException
@@ -915,6 +916,9 @@ def _verify_summary(reports: list[Any], seconds: float) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--certificate", "certificate", default=None, metavar="OUT",
               help="Write a certificate of every sound problem to OUT (docs/certificates.md).")
+@click.option("--certificate-nodes", "certificate_nodes", type=COUNT, default=None, metavar="N",
+              help="The most refutation and strategy nodes of a certificate (default 100,000); "
+                   "past them the problem is not certified.")
 @verbose_option
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress lines on stderr; for a collection, only the summary line (with --full, the reports too).")
@@ -937,6 +941,7 @@ def verify_command(
     full: bool,
     as_json: bool,
     certificate: str | None,
+    certificate_nodes: int | None,
     verbose: bool,
     quiet: bool,
 ) -> None:
@@ -962,6 +967,9 @@ def verify_command(
         raise TsumeError("--length-budget and --exact-lengths exclude each other")
     if certificate is not None and longer_ok:
         raise TsumeError("--certificate certifies the main line as the longest defence: not with --longer-ok")
+    if certificate_nodes is not None and certificate is None:
+        raise TsumeError("--certificate-nodes needs --certificate OUT")
+    max_nodes = certificate_nodes if certificate_nodes is not None else MAX_CERTIFICATE_NODES
     budget = None if exact_lengths else length_budget if length_budget is not None else LENGTH_BUDGET
     problems = load_problems(position, file, pid, variant_spec, every=True)
     if problems[0].source is not None:  # from a collection, which states its own
@@ -1004,7 +1012,7 @@ def verify_command(
                 status.start(n, pr.id, "certifying")
                 limits = Limits(time=time_limit, nodes=node_limit, memory=memory_mb)
                 try:
-                    certified.append(certificate_for(problem, report, limits=limits))
+                    certified.append(certificate_for(problem, report, limits=limits, max_nodes=max_nodes))
                 except CertificateError as exc:
                     refused.append(f"{pr.id}: {exc}")
             status.clear()
@@ -1197,6 +1205,8 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @click.option("--verify", "do_verify", is_flag=True, help="Verify every problem first and mark any that is not sound.")
 @click.option("--certify", is_flag=True,
               help="With --verify: certify every sound problem, mark those whose certificate checks, embed it.")
+@click.option("--certificate-nodes", "certificate_nodes", type=COUNT, default=None, metavar="N",
+              help="With --certify: the most refutation and strategy nodes of a certificate (default 100,000).")
 @click.option("--kanji", is_flag=True, help="The kanji of each piece's shogi name on the diagrams, where it has one.")
 @click.option("--id", "pids", multiple=True, metavar="ID", help="Only this problem (repeat for several; default: all).")
 @click.option("--play", is_flag=True,
@@ -1205,7 +1215,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
 @quiet_option
 @friendly_errors
 def booklet_command(file: str, out: str, title: str | None, solutions: str, do_verify: bool, certify: bool,
-                    kanji: bool, pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
+                    certificate_nodes: int | None, kanji: bool, pids: tuple[str, ...], play: bool, time_limit: float | None, node_limit: int | None,
                     memory_mb: float | None, quiet: bool) -> None:
     """Make an HTML booklet of the problems in FILE: numbered diagrams, solutions you can step through.
 
@@ -1222,6 +1232,8 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
 
     if memory_mb is not None:
         raise ArgumentError("--memory is not a booklet option; --nodes and --time-limit bound each problem")
+    if certificate_nodes is not None and not certify:
+        raise ArgumentError("--certificate-nodes needs --certify")
     path = locate(file)
     problems = load(path)
     if pids:
@@ -1247,7 +1259,8 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
     try:
         limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
         html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
-                     source=name, progress=report, play=play, certify=certify)
+                     source=name, progress=report, play=play, certify=certify,
+                     certificate_nodes=certificate_nodes if certificate_nodes is not None else MAX_CERTIFICATE_NODES)
     finally:
         status.clear()
     write_output(out, html)

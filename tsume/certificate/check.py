@@ -159,16 +159,25 @@ def _check_one(cert: dict) -> None:
     _check_alternatives(cert, mainline, root, rules)
 
 
+_MOVES: dict[tuple, dict[str, r.Pos]] = {}  # a position's moves: many nodes and lines meet it again
+
+
 def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos]:
-    return dict(r.checks(pos, rules)) if only_checks else {m: after for m, after, _ in r.legal(pos, rules)}
+    key = (pos, only_checks, rules[:2] + rules[3:])  # the rules but their faces, which the name fixes
+    got = _MOVES.get(key)
+    if got is None:
+        if len(_MOVES) > 100_000:
+            _MOVES.clear()
+        got = _MOVES[key] = dict(r.checks(pos, rules)) if only_checks else {m: a for m, a, _ in r.legal(pos, rules)}
+    return got
 
 
-def _covered(entries: Any, moves: dict, what: str, path: list[str]) -> None:
+def _covered(entries: Any, moves: dict, what: str, g: _Graph, i: int) -> None:
     if not isinstance(entries, dict):
-        raise Reject(f"{what}: no move table", path)
+        raise Reject(f"{what}: no move table", g.path(i))
     missing, extra = sorted(set(moves) - set(entries)), sorted(map(str, set(entries) - set(moves)))
     if missing or extra:
-        raise Reject(f"{what}: {missing[0]} is not answered" if missing else f"{what}: {extra[0][:20]} is not a legal move here", path)
+        raise Reject(f"{what}: {missing[0]} is not answered" if missing else f"{what}: {extra[0][:20]} is not a legal move here", g.path(i))
 
 
 def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None:
@@ -202,7 +211,7 @@ def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None
         if not (isinstance(node, list) and len(node) == 2 and node[0] == "D"):
             raise Reject("mate: a defender node must answer every defence", path)
         replies = _legal_map(pos, rules, False)
-        _covered(node[1], replies, "mate", path)
+        _covered(node[1], replies, "mate", g, i)
         for d in sorted(replies):
             entry = node[1][d]
             if not isinstance(entry, list):
@@ -296,38 +305,37 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
         i, line = todo.pop()
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
-        path = g.path(i)
         if not (isinstance(node, list) and len(node) == 3 and node[0] in ("R", "H")
                 and isinstance(node[1], int) and not isinstance(node[1], bool)):
-            raise Reject(f"refutation: node {i} is malformed", path)
+            raise Reject(f"refutation: node {i} is malformed", g.path(i))
         if node[0] == "R" and i in done:
             continue
         done.add(i)
         if node[0] == "H":
             walks += 1
             if line is None or pos in line or walks > MAX_LINES:
-                raise Reject(f"refutation: node {i} is met on no line, repeats its line or on too many", path)
+                raise Reject(f"refutation: node {i} is met on no line, repeats its line or on too many", g.path(i))
             line = line | {pos}
         _, k, table = node
         if k < 1:
             if table:
-                raise Reject(f"refutation: node {i} claims nothing but answers checks", path)
+                raise Reject(f"refutation: node {i} claims nothing but answers checks", g.path(i))
             continue
         checks = _legal_map(pos, rules, True)
-        _covered(table, checks, "refutation", path)
+        _covered(table, checks, "refutation", g, i)
         for c in sorted(checks):
             entry, dpos = table[c], checks[c]
             if entry == "rep" and node[0] == "H" and dpos in line:
                 continue
             if not isinstance(entry, list) or not 1 <= len(entry) <= 4:
-                raise Reject(f"refutation: a bad entry for {c}", path + [c])
+                raise Reject(f"refutation: a bad entry for {c}", g.path(i) + [c])
             d = entry[0]
             after = r.play(dpos, d, rules)
             if after is None:
-                raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", path + [c])
+                raise Reject(f"refutation: {str(d)[:20]} is not a legal defence", g.path(i) + [c])
             need = k - 2
             checker, to, taken = _taken(dpos, d, after, rules)
-            plain = [e for e, _, _ in r.legal(dpos, rules) if not r.interposition_checker(dpos, e, rules)] if taken else []
+            plain = [e for e in _legal_map(dpos, rules, False) if not r.interposition_checker(dpos, e, rules)] if taken else []
             # It may be useless, unless no mate within R + 1 follows it, or after
             # the capture, the piece handed back, a defence that counts (entry[3])
             # escapes a mate within R.  R is 0 if all defences interpose; on a
@@ -338,30 +346,30 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
                 for e in plain:
                     mated = _legal_map(r.make(dpos, e, rules), rules, True).get(mates[e])
                     if mated is None or r.legal(mated, rules) or {mated, r.make(dpos, e, rules)} & (line | {dpos}):
-                        raise Reject(f"refutation: {str(mates[e])[:20]} does not mate at once", path + [c, e])
+                        raise Reject(f"refutation: {str(mates[e])[:20]} does not mate at once", g.path(i) + [c, e])
                 rr = 2
             if taken and len(entry) == 4:
                 (e, ref), q = entry[3], r.handed_back(taken, rules, after.board[to][-1])
                 back = r.play(q, e, rules)
                 if back is None or _taken(q, e, back, rules)[2]:
-                    raise Reject(f"refutation: {str(e)[:20]} does not escape after the capture", path + [c, d])
+                    raise Reject(f"refutation: {str(e)[:20]} does not escape after the capture", g.path(i) + [c, d])
                 if rr > 1 and g.nodes[g.reach(ref, back, i, [c, d, f"{checker}-{to}", "(handed back)", e])][1] < rr - 1:
-                    raise Reject("refutation: the escape after the capture is not shown", path + [c, d])
+                    raise Reject("refutation: the escape after the capture is not shown", g.path(i) + [c, d])
                 todo += [(ref, None)] if rr > 1 else []
             elif taken:
                 need = max(need, rr + 1)
             if len(entry) > 2 and not taken:
-                raise Reject(f"refutation: a bad entry for {c}", path + [c])
+                raise Reject(f"refutation: a bad entry for {c}", g.path(i) + [c])
             if entry[1:] == ["rep"] and node[0] == "H" and after in line | {dpos}:
                 continue
             if need < 1:
                 continue
             if len(entry) < 2:
-                raise Reject(f"refutation: no refutation after {d}", path + [c, d])
+                raise Reject(f"refutation: no refutation after {d}", g.path(i) + [c, d])
             j = g.reach(entry[1], after, i, [c, d])
             child = g.nodes[j]
             if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
-                raise Reject(f"refutation: node {j} claims less than needed", path + [c, d])
+                raise Reject(f"refutation: node {j} claims less than needed", g.path(i) + [c, d])
             todo.append((j, line | {dpos} if node[0] == "H" else None))
 
 
@@ -432,25 +440,24 @@ def _close(g: _Graph, start: int, history: set, rules: r.Rules, done: set, attac
         done.add(i)  # checked against this history, a subset of any later one
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
-        path = g.path(i)
         if isinstance(node, list) and len(node) == 3 and node[0] == "SD":
             reply = r.play(pos, node[1], rules)
             if reply is None:
-                raise Reject(f"uniqueness: {str(node[1])[:20]} is not a legal defence", path)
+                raise Reject(f"uniqueness: {str(node[1])[:20]} is not a legal defence", g.path(i))
             moves, targets = {node[1]: reply}, {node[1]: node[2]}
         elif isinstance(node, list) and len(node) == 2 and node[0] == "SA":
             moves = _legal_map(pos, rules, True)
-            _covered(node[1], moves, "uniqueness", path)
+            _covered(node[1], moves, "uniqueness", g, i)
             targets = node[1]
         else:
-            raise Reject(f"uniqueness: node {i} is malformed", path)
+            raise Reject(f"uniqueness: node {i} is malformed", g.path(i))
         for m, target in sorted(targets.items()):
             after = moves[m]
             if target == "rep":
                 if after not in history:
-                    raise Reject(f"uniqueness: {m} repeats no position of the line", path + [m])
+                    raise Reject(f"uniqueness: {m} repeats no position of the line", g.path(i) + [m])
                 continue
             j = g.reach(target, after, i, [m])
             if g.nodes[j][:1] != ["SA" if after.turn == attacker else "SD"]:
-                raise Reject(f"uniqueness: node {j} is of the wrong side", path + [m])
+                raise Reject(f"uniqueness: node {j} is of the wrong side", g.path(i) + [m])
             todo.append(j)

@@ -156,7 +156,8 @@ def position_string(pos: Pos, rules: Rules) -> str:
 
 
 def king_square(pos: Pos, side: int) -> int:
-    return next((sq for sq, p in enumerate(pos.board) if p == ("K" if side == BLACK else "k")), 0)
+    king = "K" if side == BLACK else "k"
+    return pos.board.index(king) if king in pos.board else 0
 
 
 def validate(pos: Pos, rules: Rules) -> str | None:
@@ -175,48 +176,45 @@ def validate(pos: Pos, rules: Rules) -> str | None:
 
 def _targets(board: tuple, sq: int, piece: str, rules: Rules) -> list[int]:
     """Squares the piece on ``sq`` can move to (empty, or an enemy to capture)."""
-    side = side_of(piece)
-    fwd = forward(side)
-    n = len(board) - 1
+    side, fwd, n = side_of(piece), forward(side_of(piece)), len(board) - 1
     leaps, rides = rules.faces[piece.upper()]
-    out = []
-    for d in leaps:
-        t = sq + d * fwd
-        if 1 <= t <= n and (not board[t] or side_of(board[t]) != side):
-            out.append(t)
-    for direction, stride, limit, before, beyond, capture in rides:
-        step = direction * fwd * stride
-        t, screened = sq + step, False
-        while 1 <= t <= n and (not limit or abs(t - sq) <= limit):
-            other = board[t]
-            if not other:
-                if (before and not screened) or (beyond and screened):
-                    out.append(t)
-            elif capture == "slide" or screened:
-                if side_of(other) != side:
-                    out.append(t)
-                break
-            else:
-                screened = True
-            t += step
+    out = [t for t in (sq + d * fwd for d in leaps) if 1 <= t <= n and (not board[t] or side_of(board[t]) != side)]
+    return out + [t for ride in rides for t in _ride_targets(board, sq, side, fwd, ride)]
+
+
+def _ride_targets(board: tuple, sq: int, side: int, fwd: int, ride: tuple) -> list[int]:
+    direction, stride, limit, before, beyond, capture = ride
+    step, n, out = direction * fwd * stride, len(board) - 1, []
+    t, screened = sq + step, False
+    while 1 <= t <= n and (not limit or abs(t - sq) <= limit):
+        other = board[t]
+        if not other:
+            if (before and not screened) or (beyond and screened):
+                out.append(t)
+        elif capture == "slide" or screened:
+            if side_of(other) != side:
+                out.append(t)
+            break
+        else:
+            screened = True
+        t += step
     return out
 
 
-def attackers(board: tuple, target: int, by: int, rules: Rules, rides_only: bool = False) -> list[int]:
-    """The squares of ``by``'s pieces that attack ``target`` (only by a ride:
-    not counting leaps)."""
-    out = []
-    for sq in range(1, len(board)):
-        p = board[sq]
-        if p and side_of(p) == by:
-            faces = rules._replace(faces={p.upper(): ((), rules.faces[p.upper()][1])}) if rides_only else rules
-            if target in _targets(board, sq, p, faces):
-                out.append(sq)
-    return out
+def _hits(board: tuple, sq: int, piece: str, target: int, rules: Rules, leaps_too: bool = True) -> bool:
+    """``target in _targets(board, sq, piece, rules)`` (by a ride only, unless
+    ``leaps_too``), walking only the rides toward it: every move is tested for check."""
+    side, fwd = side_of(piece), forward(side_of(piece))
+    if board[target] and side_of(board[target]) == side:
+        return False
+    leaps, rides = rules.faces[piece.upper()]
+    if leaps_too and (target - sq) * fwd in leaps:
+        return True
+    return any(target in _ride_targets(board, sq, side, fwd, ride) for ride in rides if (ride[0] * fwd > 0) == (target > sq))
 
 
 def attacked(board: tuple, target: int, by: int, rules: Rules) -> bool:
-    return any(p and side_of(p) == by and target in _targets(board, sq, p, rules) for sq, p in enumerate(board) if sq)
+    return any(p and side_of(p) == by and _hits(board, sq, p, target, rules) for sq, p in enumerate(board) if sq)
 
 
 def in_check(pos: Pos, side: int, rules: Rules) -> bool:
@@ -269,12 +267,6 @@ def make(pos: Pos, move: str, rules: Rules) -> Pos:
     return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), 1 - side)
 
 
-def _king_safe(pos: Pos, rules: Rules) -> list[tuple[str, Pos]]:
-    """(move, position after) for the moves that leave the mover's king unattacked."""
-    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))
-    return [(m, a) for m, a in after if not in_check(a, pos.turn, rules)]
-
-
 def has_king_safe_move(pos: Pos, rules: Rules) -> bool:
     """The inner test of decision 1: movement, drop limits and king safety only."""
     return any(not in_check(make(pos, m, rules), pos.turn, rules) for m in pseudo_moves(pos, rules))
@@ -291,7 +283,8 @@ def _barred(move: str, after: Pos, check: bool, rules: Rules) -> bool:
 def legal(pos: Pos, rules: Rules) -> list[tuple[str, Pos, bool]]:
     """(move, position after, gives check) for every legal move.  Repetition
     is a rule of games: the tsume convention is the checker's business."""
-    out = [(m, after, in_check(after, 1 - pos.turn, rules)) for m, after in _king_safe(pos, rules)]
+    after = ((m, make(pos, m, rules)) for m in pseudo_moves(pos, rules))
+    out = [(m, a, in_check(a, 1 - pos.turn, rules)) for m, a in after if not in_check(a, pos.turn, rules)]
     return [(m, a, c) for m, a, c in out if not (king_square(a, 1 - pos.turn) and _barred(m, a, c, rules))]
 
 
@@ -314,8 +307,8 @@ def play(pos: Pos, move: object, rules: Rules) -> Pos | None:
 
 def ride_checkers(pos: Pos, rules: Rules) -> list[int]:
     """The pieces checking the side to move's king along a ride, not by a leap."""
-    k = king_square(pos, pos.turn)
-    return attackers(pos.board, k, 1 - pos.turn, rules, rides_only=True) if k else []
+    k, by = king_square(pos, pos.turn), 1 - pos.turn
+    return [sq for sq, p in enumerate(pos.board) if k and p and side_of(p) == by and _hits(pos.board, sq, p, k, rules, False)]
 
 
 def interposition_checker(pos: Pos, move: str, rules: Rules) -> int:

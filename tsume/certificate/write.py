@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..conventions import interposition_square, ranged_checkers, recaptures
+from ..arguments import check_positive_int
 from ..errors import ArgumentError, TsumeError
 from ..limits import Limits, check_limits
 from ..outcome import Verdict
@@ -35,8 +36,9 @@ __all__ = ["write_certificate", "certificate_for", "pack", "CertificateError"]
 _SIDE_MEMORY = 16.0
 #: How deep the writer walks one search's line (the engine stops at 500 plies).
 _WALK_LIMIT = 400
-#: The most nodes a certificate's refutations and strategies may have: past
-#: it the problem is not certified (the certificate would be too large to check).
+#: The most nodes a certificate's refutations and strategies may have by
+#: default (``max_nodes``): past it the problem is not certified, as the
+#: checker's time grows with them (ito-c0162's 23,543 check in 2.2 s).
 MAX_NODES = 100_000
 #: The node budgets a strategy's defences are asked within, in turn (None: no budget).
 _ESCAPE_BUDGETS = (2_000, 50_000, None)
@@ -68,9 +70,10 @@ class _Ctx:
 
 
 class _Writer:
-    def __init__(self, attacker: Any, limits: Limits) -> None:
+    def __init__(self, attacker: Any, limits: Limits, max_nodes: int | None) -> None:
         self.attacker = attacker
         self.limits = limits
+        self.max_nodes = max_nodes
         self.mate: dict[int, list] = {}          # id -> node
         self.mate_memo: dict[tuple, tuple[int, int]] = {}  # key -> (id, bound)
         self.next_id = 0
@@ -407,9 +410,9 @@ class _Writer:
         del self.refute[size:]
 
     def _grow(self, nodes: list) -> int:
-        if len(self.refute) + len(self.strategy) >= MAX_NODES:
+        if self.max_nodes is not None and len(self.refute) + len(self.strategy) >= self.max_nodes:
             claim = "uniqueness" if nodes is self.strategy else "the mate"
-            raise CertificateError(f"{claim}: more than {MAX_NODES:,} nodes of refutations and strategies")
+            raise CertificateError(f"{claim}: more than {self.max_nodes:,} nodes of refutations and strategies")
         return len(nodes)
 
     # the defender's strategies against the other checks ----------------------
@@ -431,17 +434,19 @@ class _Writer:
         i, new = self._strategy_node(ctx, history, ["SD", None, None])
         if not new:
             return i
-        # The escape that leaves the attacker fewest checks keeps the strategy
-        # small; one that leaves none, or repeats a position, needs no search.
+        # A defence that repeats a position, or leaves the attacker no check,
+        # needs no search.  Else the fewest checks, and among as few a capture
+        # (the attacker's material runs out for good): the strategy stays small.
         ranked = []
         for n, d in enumerate(ctx.pos.evasions()):
+            keeps = d.is_drop or ctx.pos.piece_at(d.to_square) is None
             ctx.pos.push(d)
             key2 = ctx.pos.key()
-            score = -1 if key2 in history or key2 in self.strategy_memo else len(ctx.pos.checks())
+            checks = -1 if key2 in history or key2 in self.strategy_memo else len(ctx.pos.checks())
             ctx.pos.pop()
-            ranked.append((score, n, d))
+            ranked.append(((0, checks) if checks <= 0 else (1, checks, keeps), n, d))
         ranked.sort()
-        best = self._escape(ctx, [d for score, n, d in ranked], sum(1 for score, _, _ in ranked if score <= 0))
+        best = self._escape(ctx, [d for _, _, d in ranked], sum(1 for rank, _, _ in ranked if rank[0] == 0))
         if best is None:
             raise CertificateError(f"every defence is mated at {ctx.pos.fen(False)}")
         with ctx.at(best):
@@ -543,12 +548,76 @@ def _ordered(mate: dict[int, list]) -> list[list]:
     return [renumber(mate[i]) for i in order]
 
 
-def certificate_for(problem: Problem, report: Report, *, limits: Limits | None = None, check: bool = True) -> dict:
+def _reached(nodes: list[list], roots: list, edges: Any) -> dict[int, int]:
+    """The nodes reached from ``roots`` (ids) along ``edges(node)``, each
+    mapped to its new id, in the old order."""
+    seen, todo = set(), [i for i in roots if isinstance(i, int)]
+    while todo:
+        i = todo.pop()
+        if i not in seen:
+            seen.add(i)
+            todo += [j for j in edges(nodes[i]) if isinstance(j, int)]
+    return {i: n for n, i in enumerate(sorted(seen))}
+
+
+def _pruned(mate: list[list], refute: list[list], alternatives: list[list],
+            strategy: list[list]) -> tuple[list[list], list[list], list[list]]:
+    """The refutations and strategies without the nodes the checker never
+    reaches (tried and dropped, or replaced by a shorter proof): from the
+    witnesses of the proof and from the alternatives.  Returns the refutations,
+    alternatives and strategy renumbered; ``mate`` (fresh from
+    :func:`_ordered`) has its witnesses renumbered in place."""
+    witnesses = [e[4] for node in mate if node[0] == "D" for e in node[1].values()
+                 if isinstance(e, list) and e[4] is not None]
+
+    def refute_edges(node: list) -> list:
+        out = []
+        for e in node[2].values():
+            if isinstance(e, list):
+                out += e[1:2] + (e[3][1:2] if len(e) > 3 and e[3] else [])
+        return out
+
+    def strategy_edges(node: list) -> list:
+        return [node[2]] if node[0] == "SD" else list(node[1].values())
+
+    rn = _reached(refute, [w[1] for w in witnesses], refute_edges)
+    sn = _reached(strategy, [a[2] for a in alternatives], strategy_edges)
+
+    def entry(e: Any) -> Any:
+        if not isinstance(e, list):
+            return e
+        e = list(e)
+        if len(e) > 1 and isinstance(e[1], int):
+            e[1] = rn[e[1]]
+        if len(e) > 3 and e[3] and isinstance(e[3][1], int):
+            e[3] = [e[3][0], rn[e[3][1]]]
+        return e
+
+    for node in mate:
+        for e in node[1].values() if node[0] == "D" else ():
+            if isinstance(e, list) and e[4] is not None:
+                e[4] = [e[4][0], rn[e[4][1]]]
+    new_refute = [[node[0], node[1], {c: entry(e) for c, e in node[2].items()}]
+                  for i, node in enumerate(refute) if i in rn]
+
+    def target(t: Any) -> Any:
+        return sn[t] if isinstance(t, int) else t
+
+    new_strategy = [["SD", node[1], target(node[2])] if node[0] == "SD"
+                    else ["SA", {c: target(t) for c, t in node[1].items()}]
+                    for i, node in enumerate(strategy) if i in sn]
+    return new_refute, [[ply, c, target(t)] for ply, c, t in alternatives], new_strategy
+
+
+def certificate_for(problem: Problem, report: Report, *, limits: Limits | None = None, check: bool = True,
+                    max_nodes: int | None = MAX_NODES) -> dict:
     """One problem's certificate, as a JSON-ready dict; with ``check`` (the
     default) the checker accepts it before it is returned (the benchmark
-    times the two apart)."""
+    times the two apart).  ``max_nodes`` bounds its refutations and
+    strategies (None: no bound)."""
     tsume = require_problem(problem, "certificate_for")
     limits = check_limits(limits)
+    max_nodes = check_positive_int(max_nodes, "max_nodes")
     if not isinstance(report, Report):
         raise ArgumentError(f"report must be a tsume.verify.Report, not {type(report).__name__}")
     if report.position != tsume.fen or report.variant != tsume.variant.spec:
@@ -564,7 +633,7 @@ def certificate_for(problem: Problem, report: Report, *, limits: Limits | None =
     try:
         search = Search(root, limits=limits)
         ctx = _Ctx(search, root.copy())
-        w = _Writer(root.turn, limits)
+        w = _Writer(root.turn, limits, max_nodes)
         w.main_node(ctx, length, moves)
         alternatives: list[list] = []
         history: set = set()
@@ -591,12 +660,14 @@ def certificate_for(problem: Problem, report: Report, *, limits: Limits | None =
         raise CertificateError("not certified: a proof too deep for the writer") from None
     finally:
         sys.setrecursionlimit(limit)
+    mate = _ordered(w.mate)
+    refute, alternatives, strategy = _pruned(mate, w.refute, alternatives, w.strategy)
     cert = {
         "id": report.id, "variant": tsume.variant.spec, "position": tsume.fen, "claims": list(CLAIMS),
         "length": length, "mainline": list(report.mainline),
         "stated_length": tsume.length, "stated_solution": list(tsume.solution) if tsume.solution else None,
-        "mate": _ordered(w.mate), "refute": w.refute,
-        "alternatives": alternatives, "strategy": w.strategy,
+        "mate": mate, "refute": refute,
+        "alternatives": alternatives, "strategy": strategy,
     }
     result = check_certificate(_document([cert])) if check else None
     if result is not None and not result.accepted:
@@ -624,6 +695,7 @@ def pack(certs: list[dict]) -> bytes:
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 
-def write_certificate(problem: Problem, report: Report, *, limits: Limits | None = None) -> bytes:
+def write_certificate(problem: Problem, report: Report, *, limits: Limits | None = None,
+                      max_nodes: int | None = MAX_NODES) -> bytes:
     """A certificate file for one sound problem (its :func:`tsume.verify.verify` report)."""
-    return pack([certificate_for(problem, report, limits=limits)])
+    return pack([certificate_for(problem, report, limits=limits, max_nodes=max_nodes)])
