@@ -35,6 +35,8 @@ def cand(fen: str) -> Candidate:
 def test_an_avoided_theme_is_checked_in_one_line():
     with pytest.raises(ArgumentError, match="avoided themes must be some of sacrifice"):
         Settings(avoid=("brilliancy",)).check()
+    with pytest.raises(ArgumentError, match="a tuple of labels"):
+        Settings(avoid="sacrifice").check()  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="both wanted and avoided"):
         Settings(theme="sacrifice", avoid=("sacrifice",)).check()
     result = CliRunner().invoke(main, ["compose", "-o", "x.tsume", "--avoid-theme", "brilliancy"])

@@ -115,6 +115,8 @@ class Settings:
             Tsume(fen, variant=self.variant, defender=rule)
         if self.theme is not None and self.theme not in THEMES:
             raise ArgumentError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
+        if not isinstance(self.avoid, tuple):
+            raise ArgumentError(f"avoided themes must be a tuple of labels, not {self.avoid!r}")
         for t in self.avoid:
             if t not in THEMES:
                 raise ArgumentError(f"avoided themes must be some of {', '.join(THEMES)}, not {t!r}")
