@@ -39,6 +39,7 @@ from pathlib import Path
 
 from tsume.collection import load
 from tsume.compose.run import compose, settings_from
+from tsume.compose.themes import THEMES
 from tsume.shards import shard_executor
 
 CLASSES = ((1, 5), (7, 11), (13, 19), (21, 999))
@@ -49,8 +50,10 @@ class _Spent(Exception):
 
 
 def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int, parents, keep: Path | None,
-            length: str | None = None, threads: bool = False, by_cpu: bool = False) -> dict:
-    settings = settings_from(variant, methods=methods, seed=seed, parents=parents, length=length)
+            length: str | None = None, threads: bool = False, by_cpu: bool = False,
+            avoid: str | None = None, novelty: bool = False) -> dict:
+    settings = settings_from(variant, methods=methods, seed=seed, parents=parents, length=length, avoid=avoid,
+                             novelty=novelty)
     with tempfile.TemporaryDirectory() as tmp:
         out = (keep or Path(tmp)) / f"{variant}-{methods.replace(',', '+')}-w{workers}{'t' if threads else ''}.tsume"
         if out.exists():
@@ -71,6 +74,9 @@ def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int,
         except _Spent:
             summary = seen[0]
         wall = time.monotonic() - started
+        # The theme labels of the long problems (21 plies and more), counted.
+        long = [p for p in load(out) if (p.length or 0) >= 21] if out.exists() else []
+        labels = {t: sum(t in p.tags for p in long) for t in THEMES}
     by_class = [sum(n for length, n in summary.by_length.items() if lo <= length <= hi) for lo, hi in CLASSES]
     cpu_min = max(summary.cpu, 1e-9) / 60
     return {
@@ -79,6 +85,7 @@ def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int,
         "classes": by_class, "rates": [n / cpu_min for n in by_class],
         "nine_plus": sum(n for length, n in summary.by_length.items() if length >= 9) / cpu_min,
         "longest": max(summary.by_length, default=0), "per_wall_min": summary.accepted / (wall / 60),
+        "long": len(long), "labels": {t: n for t, n in sorted(labels.items(), key=lambda x: -x[1]) if n},
     }
 
 
@@ -96,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", default=None, help="a directory that keeps every run's collection")
     ap.add_argument("--by-cpu", action="store_true",
                     help="end each run when its merged shards have used the CPU-minutes, not on the clock")
+    ap.add_argument("--avoid-theme", default=None, help="theme labels to refuse, comma-separated (tsume compose --avoid-theme)")
+    ap.add_argument("--novelty", action="store_true", help="the climb's beam prefers rare labels (tsume compose --novelty)")
     a = ap.parse_args(argv)
     keep = Path(a.keep) if a.keep else None
     if keep:
@@ -112,13 +121,17 @@ def main(argv: list[str] | None = None) -> int:
             base = None
             for w, threads in workers:
                 r = one_run(variant, methods, w, a.cpu_minutes, a.seed,
-                           [p for p in parents or [] if p.variant == variant], keep, a.length, threads, a.by_cpu)
+                           [p for p in parents or [] if p.variant == variant], keep, a.length, threads, a.by_cpu,
+                           a.avoid_theme, a.novelty)
                 base = base or r["per_wall_min"] or None
                 scale = f"{r['per_wall_min'] / base:.2f}x" if base else "-"
                 print(f"| {variant} | {method} | {w}{' threads' if threads else ''} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['shards']} | "
                       f"{r['candidates']} | {r['candidates'] / max(r['cpu'], 1e-9):.1f} | "
                       f"{' / '.join(map(str, r['classes']))} | {' / '.join(f'{x:.1f}' for x in r['rates'])} | "
                       f"{r['nine_plus']:.1f} | {r['longest']} | {r['per_wall_min']:.1f} ({scale}) |", flush=True)
+                if r["long"]:
+                    print(f"|   themes of the {r['long']} of 21+ plies: "
+                          + ", ".join(f"{t} {n}" for t, n in r["labels"].items()) + " |", flush=True)
     return 0
 
 

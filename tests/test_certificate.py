@@ -130,15 +130,14 @@ def test_the_node_limit_is_an_option():
 
 #: A problem whose witnesses need the refutation entries of version 3 (an
 #: interposition the checker can take, counted in a refutation).
-LONG = ("long-ito", "ito-c0001")
+LONG = C.Record(id="long", position="14k1+hG1PFC1H2T+C+tG1 b - 1", variant="ito")
 #: The corruptions of those entries.
 ENTRY_KINDS = {"claim a repetition in a refutation", "claim a reply repeats", "change the escape after a capture",
                "drop the escape after a capture", "change an immediate mate", "drop an immediate mate"}
 
 
 def _long_problem():
-    rec = next(rec for rec in C.load(C.locate(LONG[0])) if rec.id == LONG[1])
-    return rec.problem(), verify(rec.problem(), id=rec.id)
+    return LONG.problem(), verify(LONG.problem(), id=LONG.id)
 
 
 @functools.cache

@@ -10,6 +10,7 @@ import pytest
 from tsume.collection import load
 from tsume.compose.idea import Ideas, problem_keys
 from tsume.compose.themes import THEMES
+from tsume.compose.variety import label_counts
 from tsume.verify import verify
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
@@ -27,6 +28,22 @@ def test_a_long_collection_is_long_and_repeats_no_idea(variant):
         keys = problem_keys(p)
         assert ideas.match(keys) is None, p.id
         ideas.add(keys, p.id)
+
+
+#: The labels on more than half of a long collection: on nearly every long
+#: problem the climb makes of the game (docs/performance.md, "The climb").
+CROWDED = {"ito": {"sacrifice", "re-drop", "king-walk", "king-walk-back"}, "rutherford": {"sacrifice", "king-walk"}}
+
+
+@pytest.mark.parametrize("variant", sorted(LONG))
+def test_a_long_collection_is_varied(variant):
+    problems = LONG[variant]
+    counts = label_counts(problems)
+    assert {t for t, n in counts.items() if 2 * n > len(problems)} <= CROWDED[variant], counts
+    # Lengths spread up to the longest, and many label sets.
+    lengths = sorted({p.length or 0 for p in problems})
+    assert len(lengths) >= 8 and lengths[0] == 21
+    assert len({frozenset(t for t in p.tags if t in THEMES) for p in problems}) >= 10
 
 
 @pytest.mark.parametrize("problem", [p for ps in LONG.values() for p in ps], ids=lambda p: p.id)

@@ -1137,6 +1137,10 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
               help="Keep at most N problems of each length (a collection that spans the lengths).")
 @click.option("--theme", type=click.Choice(list(THEMES)), default=None, metavar="T",
               help="Keep only problems with theme label T, and climb from them (docs/compose.md).")
+@click.option("--avoid-theme", "avoid", multiple=True, type=click.Choice(list(THEMES)), metavar="T",
+              help="Refuse problems with theme label T (may be given more than once), and climb away from them.")
+@click.option("--novelty", is_flag=True,
+              help="The climb's beam prefers children whose theme labels are rare among those taken.")
 @click.option("--seed", type=_Number("seed", lambda v, name: v, whole=True), default=1, show_default=True,
               metavar="K", help="The run's seed: the same seed, the same problems.")
 @click.option("--workers", type=COUNT, default=None, metavar="W", help="Worker processes (default: all cores).")
@@ -1150,7 +1154,8 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @friendly_errors
 def compose_command(variant_spec: str | None, out: str, count: int | None, time_limit: float | None,
                     length: str | None, methods: str, material: str | None, parents_file: str | None,
-                    strict: bool, per_length: int | None, theme: str | None, seed: int, workers: int | None,
+                    strict: bool, per_length: int | None, theme: str | None, avoid: tuple[str, ...],
+                    novelty: bool, seed: int, workers: int | None,
                     threads: bool, scheduler: str | None, resume: bool,
                     as_json: bool, quiet: bool) -> None:
     """Compose sound, economical, rated problems into the collection FILE.
@@ -1166,7 +1171,7 @@ def compose_command(variant_spec: str | None, out: str, count: int | None, time_
     parents = load(locate(parents_file)) if parents_file else None
     settings = settings_from(variant_spec or "ito", methods=methods, seed=seed, material=material,
                              length=length, strict=strict, parents=parents, per_length=per_length,
-                             theme=theme)
+                             theme=theme, avoid=",".join(avoid), novelty=novelty)
     make_parent(out)
 
     def accepted(problem: Record, record: dict) -> None:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from .candidate import Candidate
 
-__all__ = ["CLIMB_BUDGET", "POOL_PER_MATERIAL", "Rung", "material_key", "fen_material", "next_beam"]
+__all__ = ["CLIMB_BUDGET", "POOL_PER_MATERIAL", "Rung", "material_key", "fen_material", "next_beam", "rarity",
+           "mates_by_drop"]
 
 #: A climbing shard tries this many times the shard size of candidates: a
 #: beam reads ``width * breadth`` children at every length.
@@ -45,6 +46,7 @@ class Rung:
     nodes: int
     sound: bool
     ideas: tuple[str, ...] = ()  # its idea keys when sound (tsume.compose.idea)
+    labels: tuple[str, ...] = ()  # its theme labels when verified (tsume.compose.themes)
 
 
 def material_key(c: Candidate) -> str:
@@ -65,17 +67,50 @@ def fen_material(fen: str, rule: str | None) -> str:
     return f"{''.join(sorted(men))}/{hand}/{n}/{rule}"
 
 
-def next_beam(children: list[Rung], width: int, rng: random.Random, seen: set[str] | None = None) -> list[Rung]:
+def mates_by_drop(c: Candidate) -> bool:
+    """Whether a mating move of ``c`` (a one-ply problem, a climb's start)
+    is a drop: every problem climbed from it then ends in a drop mate
+    (``drop-mate`` lasts: tsume.compose.themes.LASTING), or is unsound."""
+    pos = c.position()
+    if pos is None:
+        return False
+    for m in pos.checks():
+        if "*" not in str(m):
+            continue
+        pos.push(m)
+        mate = pos.is_checkmate()
+        pos.pop()
+        if mate:
+            return True
+    return False
+
+
+def rarity(labels: tuple[str, ...], counts: dict[str, int]) -> int:
+    """How common ``labels`` are among what was taken (``counts``: problems
+    taken with each label): the sum of their counts.  A problem with few
+    labels, and rare ones, scores low."""
+    return sum(counts.get(t, 0) for t in labels)
+
+
+def next_beam(children: list[Rung], width: int, rng: random.Random, seen: set[str] | None = None,
+              counts: dict[str, int] | None = None) -> list[Rung]:
     """Up to ``width`` of ``children`` (module docstring: sound first, then
     the cheapest, one per material before a second of any).  A sound child
     whose idea is in ``seen`` (the ideas taken so far, updated here) comes
     after every other: the run would refuse it, and its children are
-    mostly the same idea again.  Ties are broken by ``rng``, so a seeded
-    run repeats."""
+    mostly the same idea again.  With ``counts`` (the climb's novelty: the
+    theme labels of the problems taken so far), the sound children whose
+    labels are rarest (:func:`rarity`) come first, the cheapest among
+    equals: the labels of a problem last as it is lengthened
+    (tsume.compose.themes.LASTING), so the beam picks its lines' themes
+    here.  Ties are broken by ``rng``, so a seeded run repeats."""
     seen = set() if seen is None else seen
     order = list(children)
     rng.shuffle(order)
-    order.sort(key=lambda r: (not r.sound, r.nodes))
+    if counts is None:
+        order.sort(key=lambda r: (not r.sound, r.nodes))
+    else:
+        order.sort(key=lambda r: (not r.sound, rarity(r.labels, counts) if r.sound else 0, r.nodes))
     first: list[Rung] = []
     rest: list[Rung] = []
     repeats: list[Rung] = []

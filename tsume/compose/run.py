@@ -51,12 +51,12 @@ from .filters import STAGES, Criteria
 from .idea import Ideas, candidate_keys, problem_keys
 from .memo import considered, mated
 from .material import Material, parse_material
-from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, next_beam
+from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, mates_by_drop, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .state import Saved
 from .state import load as load_state
 from .state import save as save_state
-from .themes import THEMES
+from .themes import LASTING, THEMES
 
 __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settings_from", "spread_target",
            "settings_differences", "merge_pool", "accepted_json"]
@@ -65,9 +65,11 @@ __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settin
 MATING = ("length", "te-amari", "unsound", "accepted")
 #: Settings keys added since the first state files: a stored state without
 #: one counts as having this version's value.
-ADDED_SETTINGS = ("parent_ideas", "theme", "beam")
+ADDED_SETTINGS = ("parent_ideas", "theme", "beam", "avoid", "novelty")
 #: The stage of a sound problem that lacks the run's ``--theme``.
 OFF_THEME = "off-theme"
+#: The stage of a sound problem with a label of the run's ``--avoid-theme``.
+AVOIDED = "avoided"
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
 
@@ -89,6 +91,8 @@ class Settings:
     parent_ideas: tuple[str, ...] = ()  # the parents' ideas (tsume.compose.idea): a problem must not repeat one
     theme: str | None = None  # keep only problems with this label (tsume.compose.themes)
     beam: int = 4  # the climb's beam: partial problems kept at each length (tsume.compose.climb)
+    avoid: tuple[str, ...] = ()  # refuse problems with any of these labels (tsume.compose.themes)
+    novelty: bool = False  # the climb's beam prefers children with rare labels (tsume.compose.climb.next_beam)
 
     def check(self) -> "Settings":
         """Validate (raises ArgumentError with one line); returns self."""
@@ -111,9 +115,20 @@ class Settings:
             Tsume(fen, variant=self.variant, defender=rule)
         if self.theme is not None and self.theme not in THEMES:
             raise ArgumentError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
+        if not isinstance(self.avoid, tuple):
+            raise ArgumentError(f"avoided themes must be a tuple of labels, not {self.avoid!r}")
+        for t in self.avoid:
+            if t not in THEMES:
+                raise ArgumentError(f"avoided themes must be some of {', '.join(THEMES)}, not {t!r}")
+            if t == self.theme:
+                raise ArgumentError(f"theme {t} cannot be both wanted and avoided")
         if not all(isinstance(k, str) for k in self.parent_ideas):
             raise ArgumentError("parent ideas must be strings (tsume.compose.idea.problem_keys)")
         return self
+
+    @property
+    def avoid_set(self) -> frozenset[str]:
+        return frozenset(self.avoid)
 
     def state(self) -> dict:
         """The settings as stored in a collection's header (JSON)."""
@@ -121,6 +136,7 @@ class Settings:
         d["methods"] = list(self.methods)
         d["parents"] = [list(p) for p in self.parents]
         d["parent_ideas"] = list(self.parent_ideas)
+        d["avoid"] = list(self.avoid)
         return d
 
 
@@ -203,6 +219,7 @@ class Tried(NamedTuple):
     nodes: int | None
     candidate: Candidate
     ideas: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()  # its theme labels when sound (tsume.compose.themes)
 
 
 class _Shard:
@@ -212,7 +229,7 @@ class _Shard:
         self.method = s.methods[index % len(s.methods)]
         self.rng = _rng(s, index, self.method)
         self.material = parse_material(s.material, s.variant) if s.material else None
-        self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES + (OFF_THEME,)})
+        self.out = ShardResult(index, self.method, stages={k: 0 for k in STAGES + (OFF_THEME, AVOIDED)})
         # (weight, length or None, candidate, nodes or None): the user's
         # parents (length unknown, weight 1), then the pool's, then what this
         # shard finds.
@@ -226,6 +243,7 @@ class _Shard:
         self.found: list[Parent] = []
         self.full = full
         self.parent_ideas = frozenset(s.parent_ideas)
+        self.labels: dict[str, int] = {}  # the labels of the problems this shard accepted, counted
 
     def _parent(self) -> tuple[int | None, Candidate, int | None]:
         """A parent drawn at random, weighted towards the longest: its
@@ -275,12 +293,21 @@ class _Shard:
             assert problem is not None
             start = problem.position()
             labels = themes(o.report, position=start)
+            if not self.s.avoid_set.isdisjoint(labels):
+                # A label the run avoids: no problem, and no parent when a
+                # longer problem made from it keeps the label (themes.LASTING).
+                self.out.stages["accepted"] -= 1
+                self.out.stages[AVOIDED] += 1
+                if LASTING.isdisjoint(self.s.avoid_set.intersection(labels)):
+                    # Only labels that a longer problem may lose: a parent still, with less weight.
+                    self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
+                return Tried(AVOIDED, o.report.length, nodes, o.candidate, labels=tuple(labels))
             if self.s.theme is not None and self.s.theme not in labels:
                 # Sound but off the theme: a parent still, with less weight.
                 self.out.stages["accepted"] -= 1
                 self.out.stages[OFF_THEME] += 1
                 self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
-                return Tried(OFF_THEME, o.report.length, nodes, o.candidate)
+                return Tried(OFF_THEME, o.report.length, nodes, o.candidate, labels=tuple(labels))
             rating = rate(o.report, solve_nodes=o.result.stats.get("nodes") if o.result else None, position=start)
             shape = rating.features.get("shape")
             # The idea keys, made from the candidate held here (the merge
@@ -300,12 +327,14 @@ class _Shard:
                 "themes": labels,
                 "ideas": ideas,
             })
+            for t in labels:
+                self.labels[t] = self.labels.get(t, 0) + 1
             # A parent's idea found again (the run refuses it): a parent
             # with half the weight, so that the pool climbs from new ones.
             known = not self.parent_ideas.isdisjoint(ideas)
             length = o.report.length or 1
             self._keep(max(1, length // 2) if known else length, length, o.candidate, nodes or 0)
-            return Tried(o.stage, o.report.length, nodes, o.candidate, tuple(ideas))
+            return Tried(o.stage, o.report.length, nodes, o.candidate, tuple(ideas), tuple(labels))
         if o.stage in ("unsound", "length") and length:
             # A clean mate that is not sound yet: a parent, with less weight.
             self._keep(max(1, length // 2), length, o.candidate, nodes or 0)
@@ -393,6 +422,12 @@ class _Shard:
                 length = r.length
             if start is None or length is None:
                 _mated, start = next(pictures)
+                if "drop-mate" in self.s.avoid and mates_by_drop(start):
+                    # Every problem climbed from it would end in a drop: counted
+                    # as a candidate, so that a shard of such pictures ends.
+                    self.out.candidates += 1
+                    self.out.stages[AVOIDED] += 1
+                    continue
                 tried = self.try_one(start, max_length=1)
                 length, nodes = tried.length, tried.nodes
                 if length != 1:
@@ -414,10 +449,14 @@ class _Shard:
                         seen.add(key)
                         want = rung.length + 2
                         t = self.try_one(child, rung.nodes, max_length=want)
-                        if t.length == want and t.stage in ("accepted", "length", OFF_THEME):
-                            # The candidate as repaired and economised: the problem itself.
-                            children.append(Rung(want, t.candidate, t.nodes or 0, t.stage != "length", t.ideas))
-                beam = next_beam(children, self.s.beam, self.rng, ideas)
+                        if t.stage == AVOIDED and not LASTING.isdisjoint(self.s.avoid_set.intersection(t.labels)):
+                            continue  # its longer problems keep the label: a dead end
+                        if t.length == want and t.stage in ("accepted", "length", OFF_THEME, AVOIDED):
+                            # The candidate as repaired and economised: the problem itself;
+                            # one with a label avoided climbs after the others, as an unverified one.
+                            children.append(Rung(want, t.candidate, t.nodes or 0, t.stage not in ("length", AVOIDED),
+                                                 t.ideas, t.labels))
+                beam = next_beam(children, self.s.beam, self.rng, ideas, self.labels if self.s.novelty else None)
 
 
 def _candidate(fen: str, variant: str, rule: str | None) -> Candidate:
@@ -529,6 +568,8 @@ _OPTIONS: dict[str, tuple[str, Callable[[Any], str]]] = {
     "per_length": ("--per-length", lambda v: "none" if v is None else str(v)),
     "parents": ("--parents", lambda v: f"{len(v)} problem(s)" if v else "none"),
     "parent_ideas": ("--parents", lambda v: f"{len(v)} idea key(s)"),
+    "avoid": ("--avoid-theme", lambda v: ",".join(v) or "none"),
+    "novelty": ("--novelty", lambda v: "on" if v else "off"),
 }
 
 
@@ -771,8 +812,10 @@ def compose(
 def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed: int = 1,
                   material: str | None = None, length: str | None = None, strict: bool = False,
                   parents: list[Problem] | None = None, shard_size: int = 40,
-                  per_length: int | None = None, theme: str | None = None) -> Settings:
-    """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``)."""
+                  per_length: int | None = None, theme: str | None = None, avoid: str | None = None,
+                  novelty: bool = False) -> Settings:
+    """Settings from the CLI's strings (``length`` is ``N`` or ``MIN-MAX``,
+    ``avoid`` comma-separated labels)."""
     ms = tuple(m.strip() for m in methods.split(",") if m.strip())
     # MIN alone: at least MIN plies.
     lo, hi = (1, 99) if length is None else check_range(length, "--length", 1, open_end=99)
@@ -781,4 +824,5 @@ def settings_from(variant: str, *, methods: str = "random,mutate,reverse", seed:
     ideas = tuple(dict.fromkeys(k for p in (parents or []) for k in problem_keys(p)))
     return Settings(variant=var, methods=ms, seed=seed, material=material,
                     limits=Criteria(min_length=lo, max_length=hi, strict=strict), shard_size=shard_size,
-                    parents=ps, parent_ideas=ideas, per_length=per_length, theme=theme).check()
+                    parents=ps, parent_ideas=ideas, per_length=per_length, theme=theme,
+                    avoid=tuple(t.strip() for t in (avoid or "").split(",") if t.strip()), novelty=novelty).check()

@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # networkx is imported only when a tree is made (tsume.compos
 
     from ..verify import Report
 
-__all__ = ["THEMES", "themes", "themes_of", "WALK_MOVES", "WALK_SPAN", "LONG_RANGE"]
+__all__ = ["THEMES", "LASTING", "themes", "themes_of", "WALK_MOVES", "WALK_SPAN", "LONG_RANGE"]
 
 #: Every label, with what it says (module docstring).
 THEMES: dict[str, str] = {
@@ -66,6 +66,13 @@ THEMES: dict[str, str] = {
     "quiet-key": "the first move neither captures nor drops",
     "drop-mate": "the mating move is a drop",
 }
+
+#: The labels a problem keeps when it is lengthened at the front (two
+#: plies un-moved before its first move, as the reverse method and the
+#: climb do): its main line goes on to the same end.  ``quiet-key`` is the
+#: first move's, and ``re-drop`` compares with the hand at the start, which
+#: the longer problem may hold more of.
+LASTING: frozenset[str] = frozenset(THEMES) - {"quiet-key", "re-drop"}
 
 #: A king walk: at least this many king moves on the main line...
 WALK_MOVES = 4
