@@ -35,7 +35,7 @@ import concurrent.futures as cf
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -126,9 +126,14 @@ class Settings:
             raise ArgumentError("parent ideas must be strings (tsume.compose.idea.problem_keys)")
         return self
 
-    @property
-    def avoid_set(self) -> frozenset[str]:
-        return frozenset(self.avoid)
+    def avoids(self, labels: Iterable[str]) -> bool:
+        """Has a problem with these theme labels one the run avoids?"""
+        return not set(self.avoid).isdisjoint(labels)
+
+    def avoids_for_good(self, labels: Iterable[str]) -> bool:
+        """Has it one the run avoids that a longer problem made from it keeps
+        (tsume.compose.themes.LASTING): a dead end for the climb."""
+        return not LASTING.isdisjoint(set(self.avoid).intersection(labels))
 
     def state(self) -> dict:
         """The settings as stored in a collection's header (JSON)."""
@@ -293,12 +298,12 @@ class _Shard:
             assert problem is not None
             start = problem.position()
             labels = themes(o.report, position=start)
-            if not self.s.avoid_set.isdisjoint(labels):
+            if self.s.avoids(labels):
                 # A label the run avoids: no problem, and no parent when a
                 # longer problem made from it keeps the label (themes.LASTING).
                 self.out.stages["accepted"] -= 1
                 self.out.stages[AVOIDED] += 1
-                if LASTING.isdisjoint(self.s.avoid_set.intersection(labels)):
+                if not self.s.avoids_for_good(labels):
                     # Only labels that a longer problem may lose: a parent still, with less weight.
                     self._keep(max(1, (o.report.length or 1) // 2), o.report.length or 1, o.candidate, nodes or 0)
                 return Tried(AVOIDED, o.report.length, nodes, o.candidate, labels=tuple(labels))
@@ -449,7 +454,7 @@ class _Shard:
                         seen.add(key)
                         want = rung.length + 2
                         t = self.try_one(child, rung.nodes, max_length=want)
-                        if t.stage == AVOIDED and not LASTING.isdisjoint(self.s.avoid_set.intersection(t.labels)):
+                        if t.stage == AVOIDED and self.s.avoids_for_good(t.labels):
                             continue  # its longer problems keep the label: a dead end
                         if t.length == want and t.stage in ("accepted", "length", OFF_THEME, AVOIDED):
                             # The candidate as repaired and economised: the problem itself;
