@@ -8,6 +8,7 @@ import functools
 import gzip
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from unittest import mock
 
 import pytest
 
-from tsume import Position, verify
+from tsume import Limits, Position, verify
 from tsume.errors import ArgumentError
 from tsume import collection as C
 from tsume.certificate import rules as R
@@ -75,13 +76,23 @@ print('ok')
     assert out.stdout.strip() == "ok"
 
 
+def _position_string(pos: R.Pos, rules: R.Rules) -> str:
+    """The checker's position written as a position string, to compare it
+    with the engine's (the checker itself only reads them)."""
+    board = "".join(p or "." for p in pos.board[1:])
+    board = re.sub(r"\.+", lambda m: str(len(m[0])), board)
+    hand = "".join((str(c) if c > 1 else "") + (rules.kinds[k] if side == R.BLACK else rules.kinds[k].lower())
+                   for side in (R.BLACK, R.WHITE) for k, c in enumerate(pos.hands[side]) if c)
+    return f"{board} {'bw'[pos.turn]} {hand or '-'}"
+
+
 @pytest.mark.parametrize("spec", ["ito", "rutherford", "ito:drop_mate=no", "ito:stalemate=loss"])
 def test_move_generation_agrees_with_engine(spec):
     rules = R.rules_for(spec)
     for text in random_positions(20261128, spec, 300):
         engine = Position(text, spec)
         pos = R.parse_position(text, rules)
-        assert R.position_string(pos, rules) == engine.fen(move_number=False)
+        assert _position_string(pos, rules) == engine.fen(move_number=False)
         assert R.validate(pos, rules) is None, text
         assert {m for m, _, _ in R.legal(pos, rules)} == {str(m) for m in engine.legal_moves(repetition=False)}, text
         assert {m for m, _ in R.checks(pos, rules)} == {str(m) for m in engine.checks()}, text
@@ -185,7 +196,96 @@ def test_dominators_follow_every_line():
     # lines.  Node 6 is a capture's position with the piece handed back.
     nodes = [["A", "a", 1], ["D", {"b": 2, "c": 3}], ["A", "d", 4], ["A", "e", 4],
              ["D", {"f": 5, "g": ["u", 5, "h", 6, None]}], ["D", {}], ["D", {}]]
-    assert K._dominators(K._Graph(nodes, "mate")) == [-1, 0, 1, 1, 1, 4, -1]
+    up, parents = K._dominators(K._Graph(nodes, "mate"))
+    assert up == [-1, 0, 1, 1, 1, 4, -1]
+    assert parents == [[], [0], [1], [1], [2, 3], [4, 4], []]  # the capture's position has none
+
+
+def test_an_interposition_only_mate_is_mated_at_once():
+    from tsume.certificate import check as K
+
+    # After T*5 the cannon on 4 checks over it; the defender can only drop on
+    # 6, and the cannon takes what it drops with mate: each interposition is
+    # useless (R is 0).
+    rules = R.rules_for("ito")
+    pos = R.parse_position("3CT1k1+g1+P2G17 w TH2Fpch", rules)
+    replies = R.legal(pos, rules)
+    assert replies and all(R.interposition_checker(pos, m, rules) == 4 for m, _, _ in replies)
+    assert K._mated(pos, rules, frozenset())
+    d, after, _ = replies[0]
+    taken = K._taken(pos, d, after, rules)[2]
+    for line in ({pos}, {after}, {taken}):  # a mate that recreates a position of the line fails
+        assert not K._mated(pos, rules, frozenset(line))
+    # A defence that does not interpose (the king takes the Flying General) is no mate.
+    assert not K._mated(R.parse_position("2gC1Fk1+P1+P2G17 w 2THFch", rules), rules, frozenset())
+
+
+#: A position of long-ito's ito-c0063 where the writer's witness needs "M"
+#: nodes: no mate within 13 plies, shown on its line.
+M_POSITION = "1G2k2C+t1+P2G17 b PHFtchf"
+
+
+@functools.cache
+def _m_refutation() -> tuple[int, list]:
+    from tsume.search import Search
+
+    pos = Position(M_POSITION, "ito")
+    writer = W._Writer(None, Limits(), None)
+    root = writer.line_refutation(W._Ctx(Search(pos.copy()), pos), 13)
+    return root, writer.refute
+
+
+def _check_refutation(root: int, nodes: list, may: frozenset = frozenset()) -> list:
+    """The positions of ``nodes`` as the checker reaches them from ``root``,
+    after checking every claim; raises the checker's Reject."""
+    from tsume.certificate import check as K
+
+    rules = R.rules_for("ito")
+    g = K._Graph(nodes, "refutation")
+    K._check_refutations(g, [(root, R.parse_position(M_POSITION, rules), [], frozenset(), may)], rules)
+    return g.pos
+
+
+def test_m_nodes_bound_r_and_corruptions_are_rejected():
+    from tsume.certificate import check as K
+
+    root, nodes = _m_refutation()
+    reached = _check_refutation(root, nodes)
+    m_nodes = [j for j, n in enumerate(nodes) if n[0] == "M" and reached[j] is not None]
+    tops = {j for n, p in zip(nodes, reached) if p is not None and n[0] == "H" for e in n[2].values()
+            if isinstance(e, list) and len(e) > 2 and isinstance(e[2], dict) for j in e[2].values() if isinstance(j, int)}
+    assert tops and tops <= set(m_nodes) and any(nodes[j][3] for j in m_nodes)
+    # Without the mates they show, R is taken as k - 1, and the refutation fails.
+    bare = copy.deepcopy(nodes)
+    for n in bare:
+        for e in n[2].values() if n[0] == "H" else ():
+            if isinstance(e, list) and len(e) > 2 and isinstance(e[2], dict) and any(isinstance(j, int) for j in e[2].values()):
+                e[2] = None
+    with pytest.raises(K.Reject):
+        _check_refutation(root, bare)
+    changes = [(f"claim a shorter mate at {j}", lambda c, j=j: c[j].__setitem__(1, c[j][1] - 2)) for j in sorted(tops)]
+    for j in m_nodes:
+        if nodes[j][3]:
+            reply = sorted(nodes[j][3])[0]
+            changes += [(f"drop a reply at {j}", lambda c, j=j, d=reply: c[j][3].pop(d)),
+                        (f"empty the table at {j}", lambda c, j=j: c[j].__setitem__(3, {}))]
+    for what, change in changes:
+        corrupted = copy.deepcopy(nodes)
+        change(corrupted)
+        with pytest.raises(K.Reject):
+            _check_refutation(root, corrupted)
+            pytest.fail(what)
+    # A mate recreating a position some line to the interposition passes fails.
+    for j in sorted(tops)[:3]:
+        with pytest.raises(K.Reject):
+            _check_refutation(root, nodes, frozenset({reached[j]}))
+
+
+def test_the_checker_lets_go_of_its_moves():
+    from tsume.certificate import check as K
+
+    assert check_certificate(pack([long_certificate()])).accepted
+    assert not K._MOVES
 
 
 def test_flawed_problems_are_not_certified():
@@ -222,6 +322,11 @@ def _mutations(cert: dict, rng: random.Random, flawed: list[str], most: int | No
     for i, node in enumerate(cert["refute"]):
         if i not in used:
             continue  # a node no witness reaches is not evidence
+        if node[0] == "M":  # a mate shown within a bound
+            variant("change a mate's check", lambda c, i=i: c["refute"][i].__setitem__(2, "1-2"))
+            if node[3]:
+                variant("drop a mate's reply", lambda c, i=i, m=sorted(node[3])[0]: c["refute"][i][3].pop(m))
+            continue
         if node[2]:
             check = rng.choice(sorted(node[2]))
             variant("drop a refutation", lambda c, i=i, m=check: c["refute"][i][2].pop(m))
@@ -309,8 +414,8 @@ def _claims_hold(cert: dict) -> bool:
     K._check_refutations(refute, witnesses, rules)
     for node, pos in zip(cert["refute"], refute.pos):
         if pos is not None:
-            value = Search(Position(R.position_string(pos, rules), cert["variant"])).value()
-            if value is not None and value <= node[1]:
+            value = Search(Position(_position_string(pos, rules), cert["variant"])).value()
+            if (value is None or value > node[1]) if node[0] == "M" else (value is not None and value <= node[1]):
                 return False
     return True
 

@@ -80,15 +80,18 @@ def check_certificate(data: Any) -> CheckResult:
             raise ValueError("no problems")
     except (ValueError, OSError, EOFError, lzma.LZMAError, UnicodeDecodeError, RecursionError) as exc:
         return CheckResult("unreadable", str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
-    for i, cert in enumerate(problems):
-        pid = cert.get("id") if isinstance(cert, dict) and isinstance(cert.get("id"), str) else f"#{i + 1}"
-        try:
-            _check_one(cert)
-        except Reject as exc:
-            return CheckResult("rejected", exc.reason, pid, exc.path, i)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, r.RulesError) as exc:
-            return CheckResult("rejected", f"malformed certificate ({type(exc).__name__}: {str(exc)[:80]})", pid, [], i)
-    return CheckResult("accepted", problems=len(problems), claims=CLAIMS)
+    try:
+        for i, cert in enumerate(problems):
+            pid = cert.get("id") if isinstance(cert, dict) and isinstance(cert.get("id"), str) else f"#{i + 1}"
+            try:
+                _check_one(cert)
+            except Reject as exc:
+                return CheckResult("rejected", exc.reason, pid, exc.path, i)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError, r.RulesError) as exc:
+                return CheckResult("rejected", f"malformed certificate ({type(exc).__name__}: {str(exc)[:80]})", pid, [], i)
+        return CheckResult("accepted", problems=len(problems), claims=CLAIMS)
+    finally:
+        _MOVES.clear()  # worth keeping within a file (its problems share positions), not after it
 
 
 class _Graph:
@@ -143,7 +146,7 @@ def _check_one(cert: dict) -> None:
         raise Reject(f"the stated length {cert['stated_length']} is not the certified {length}")
     if cert.get("stated_solution") is not None and cert["stated_solution"] != mainline:
         raise Reject("the stated solution is not the certified main line")
-    witnesses: list[tuple[int, r.Pos, list[str], frozenset]] = []
+    witnesses: list[tuple[int, r.Pos, list[str], frozenset, frozenset]] = []
     mate = _Graph(cert["mate"], "mate")
     _check_mate(mate, root, rules, witnesses)
     refute = _Graph(cert["refute"], "refutation")
@@ -159,7 +162,7 @@ def _check_one(cert: dict) -> None:
     _check_alternatives(cert, mainline, root, rules)
 
 
-_MOVES: dict[tuple, dict[str, r.Pos]] = {}  # a position's moves: many nodes and lines meet it again
+_MOVES: dict[tuple, dict[str, r.Pos]] = {}  # a position's moves, for one file: many nodes and lines meet it again
 
 
 def _legal_map(pos: r.Pos, rules: r.Rules, only_checks: bool) -> dict[str, r.Pos]:
@@ -221,48 +224,48 @@ def _check_mate(g: _Graph, root: r.Pos, rules: r.Rules, witnesses: list) -> None
                 raise Reject(f"mate: a bad entry for {d}", path)
             _, child, capture, q, witness = entry
             later(child, [d], replies[d])
-            checker = r.interposition_checker(pos, d, rules)
-            if not checker:
-                raise Reject(f"mate: {d} is called useless but is no interposition", path)
-            to = int(d.split("*")[-1].split("-")[-1])
-            if capture != f"{checker}-{to}":
-                raise Reject(f"mate: {d} must be taken by the checker on {checker}", path + [d])
-            after = _legal_map(replies[d], rules, True).get(capture)
-            if after is None:
-                raise Reject(f"mate: the checker cannot take {d} with check", path + [d])
-            back = r.handed_back(after, rules, replies[d].board[to][-1])
-            later(q, [d, capture, "(handed back)"], back)
+            checker, to, after = _taken(pos, d, replies[d], rules)
+            if after is None or capture != f"{checker}-{to}":
+                raise Reject(f"mate: {d} is no interposition that its checker takes with check ({str(capture)[:20]})", path + [d])
+            later(q, [d, capture, "(handed back)"], r.handed_back(after, rules, replies[d].board[to][-1]))
             if witness is not None:
                 w, ref = witness
                 if w not in replies or r.interposition_checker(pos, w, rules):
                     raise Reject(f"mate: the witness {str(w)[:20]} is not a defence that does not interpose", path)
                 witnesses.append((ref, replies[w], path + [w], i))
     # The positions on every line from the problem's position to a node:
-    # those a witness's repetitions may recreate, whichever line is played.
-    up = _dominators(g)
+    # those a witness's repetitions may recreate, whichever line is played;
+    # and those on some line to it, which a mate shown there may not recreate.
+    up, parents = _dominators(g)
     for n, (ref, p, path, i) in enumerate(witnesses):
-        chain = [i]
+        chain, may, todo = [i], {i}, [i]
         while up[chain[-1]] >= 0:
             chain.append(up[chain[-1]])
-        witnesses[n] = (ref, p, path, frozenset(g.pos[j] for j in chain))
+        while todo:
+            new = set(parents[todo.pop()]) - may
+            may |= new
+            todo += new
+        witnesses[n] = (ref, p, path, frozenset(g.pos[j] for j in chain), frozenset(g.pos[j] for j in may))
 
 
-def _dominators(g: _Graph) -> list[int]:
+def _dominators(g: _Graph) -> tuple[list[int], list[list[int]]]:
     """For each node of the proof (edges go forward), the nearest earlier node
-    on every line reaching it, -1 for none.  A capture with the piece handed
-    back is no move played: the position it makes starts a line of its own."""
-    up = [-2] * len(g.nodes)
+    on every line reaching it, -1 for none, and the nodes a move leads from to
+    it.  A capture with the piece handed back is no move played: the position
+    it makes starts a line of its own."""
+    up, parents = [-2] * len(g.nodes), [list[int]() for _ in g.nodes]
     up[0] = -1
     for i, node in enumerate(g.nodes):
         edges = [(node[2], i)] if node[0] == "A" else []
         for e in node[1].values() if node[0] == "D" else ():
             edges += [(e[1], i), (e[3], -1)] if isinstance(e, list) else [(e, i)]
         for j, via in edges:
+            parents[j] += [i] if via == i else []
             a = up[j] if up[j] != -2 else via
             while a != via:  # the nearest node both lines pass: each step goes to an earlier node
                 a, via = (up[a], via) if a > via else (a, up[via])
             up[j] = a
-    return up
+    return up, parents
 
 
 def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
@@ -284,9 +287,8 @@ def _depths(g: _Graph, rules: r.Rules, refute: _Graph) -> list[int]:
             # comes from a refutation (a witness), else from its existence.
             plain = [m for m in node[1] if not r.interposition_checker(pos, m, rules)]
             low = 2 if plain else 0
-            if e[4] is not None:
-                ref = refute.nodes[e[4][1]]
-                low = max(low, ref[1] + 3)
+            if e[4] is not None and refute.nodes[e[4][1]][0] != "M":  # an "M" node shows a mate, not its absence
+                low = max(low, refute.nodes[e[4][1]][1] + 3)
             if depth[e[3]] > low or depth[e[1]] > low + 1:
                 raise Reject(f"mate: {d} is not shown useless (mate after the capture in {depth[e[3]]}, "
                              f"after it in {depth[e[1]]}, the other defences last at least {low})", g.path(i))
@@ -298,30 +300,40 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
     a defence that counts answers every check.  Without repetitions these may
     share and loop (the claims hold by induction on k).  An "H" node may answer
     "rep" (a check or reply recreating a position of its line) and is checked
-    on every line reaching it, which it may not repeat."""
-    todo = [(g.reach(i, pos, None, [], path), line) for i, pos, path, line in roots]
+    on every line reaching it, which it may not repeat, as is an "M" node (a
+    mate within b there: an upper bound of R)."""
+    todo = [(g.reach(i, pos, None, [], path), line, may) for i, pos, path, line, may in roots]
     done, walks = set(), 0
     while todo:
-        i, line = todo.pop()
+        i, line, may = todo.pop()
         node, pos = g.nodes[i], g.pos[i]
         assert pos is not None
-        if not (isinstance(node, list) and len(node) == 3 and node[0] in ("R", "H")
+        if not (isinstance(node, list) and len(node) == (4 if node[:1] == ["M"] else 3) and node[0] in ("R", "H", "M")
                 and isinstance(node[1], int) and not isinstance(node[1], bool)):
             raise Reject(f"refutation: node {i} is malformed", g.path(i))
         if node[0] == "R" and i in done:
             continue
         done.add(i)
-        if node[0] == "H":
+        if node[0] != "R":
             walks += 1
             if line is None or pos in line or walks > MAX_LINES:
                 raise Reject(f"refutation: node {i} is met on no line, repeats its line or on too many", g.path(i))
             line = line | {pos}
-        _, k, table = node
-        if k < 1:
-            if table:
-                raise Reject(f"refutation: node {i} claims nothing but answers checks", g.path(i))
+        if node[0] == "M":  # ["M", b, check, {reply: "M" node}]: mated within b on its line
+            _, b, x, table = node
+            after = _legal_map(pos, rules, True).get(x)
+            if b < 1 or after is None or after in line or not (table or _mated(after, rules, line)):
+                raise Reject(f"refutation: node {i} does not mate within {b}", g.path(i))
+            replies = _legal_map(after, rules, False) if table else {}
+            _covered(table, replies, "refutation", g, i)
+            for d in sorted(replies):
+                j = g.reach(table[d], replies[d], i, [x, d])
+                if g.nodes[j][:1] != ["M"] or g.nodes[j][1] > b - 2:
+                    raise Reject(f"refutation: node {j} does not mate within {b - 2}", g.path(i) + [x, d])
+                todo.append((j, line | {after}, None))
             continue
-        checks = _legal_map(pos, rules, True)
+        _, k, table = node
+        checks = _legal_map(pos, rules, True) if k >= 1 else {}  # a node claiming nothing answers nothing
         _covered(table, checks, "refutation", g, i)
         for c in sorted(checks):
             entry, dpos = table[c], checks[c]
@@ -336,18 +348,25 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
             need = k - 2
             checker, to, taken = _taken(dpos, d, after, rules)
             plain = [e for e in _legal_map(dpos, rules, False) if not r.interposition_checker(dpos, e, rules)] if taken else []
-            # It may be useless, unless no mate within R + 1 follows it, or after
-            # the capture, the piece handed back, a defence that counts (entry[3])
-            # escapes a mate within R.  R is 0 if all defences interpose; on a
-            # known line ("H"), 2 if entry[2] mates the others at once.  Else R
-            # is even: k - 1 at most, or k + 1 at least and one of them lasts.
+            # It may be useless, unless no mate within R + 1 follows it, or after the
+            # capture, the piece handed back, a defence that counts (entry[3]) escapes
+            # a mate within R.  R is 0 if all defences interpose; on a known line
+            # ("H"), at most what entry[2] shows (mates of the others).  Else R is
+            # even: k - 1 at most, or k + 1 at least and one of them lasts.
             mates, rr = entry[2] if len(entry) > 2 and node[0] == "H" else None, 0 if not plain else k - 1
             if plain and isinstance(mates, dict) and sorted(mates) == sorted(plain):
+                bound = 2  # R at most: 1 + each defence's mate, at once (a check) or an "M" node
                 for e in plain:
-                    mated = _legal_map(r.make(dpos, e, rules), rules, True).get(mates[e])
-                    if mated is None or r.legal(mated, rules) or {mated, r.make(dpos, e, rules)} & (line | {dpos}):
+                    epos = r.make(dpos, e, rules)
+                    if not isinstance(mates[e], str):
+                        m = g.nodes[g.reach(mates[e], epos, i, [c, e])]
+                        bound = max(bound, 1 + m[1]) if m[:1] == ["M"] else k
+                        todo.append((mates[e], line | may | {dpos}, None))
+                        continue
+                    mated = _legal_map(epos, rules, True).get(mates[e])
+                    if mated is None or not _mated(mated, rules, line | may | {dpos, epos}):
                         raise Reject(f"refutation: {str(mates[e])[:20]} does not mate at once", g.path(i) + [c, e])
-                rr = 2
+                rr = min(rr, bound)
             if taken and len(entry) == 4:
                 (e, ref), q = entry[3], r.handed_back(taken, rules, after.board[to][-1])
                 back = r.play(q, e, rules)
@@ -355,7 +374,7 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
                     raise Reject(f"refutation: {str(e)[:20]} does not escape after the capture", g.path(i) + [c, d])
                 if rr > 1 and g.nodes[g.reach(ref, back, i, [c, d, f"{checker}-{to}", "(handed back)", e])][1] < rr - 1:
                     raise Reject("refutation: the escape after the capture is not shown", g.path(i) + [c, d])
-                todo += [(ref, None)] if rr > 1 else []
+                todo += [(ref, None, None)] if rr > 1 else []
             elif taken:
                 need = max(need, rr + 1)
             if len(entry) > 2 and not taken:
@@ -370,7 +389,20 @@ def _check_refutations(g: _Graph, roots: list, rules: r.Rules) -> None:
             child = g.nodes[j]
             if not (isinstance(child, list) and len(child) == 3 and isinstance(child[1], int) and child[1] >= need):
                 raise Reject(f"refutation: node {j} claims less than needed", g.path(i) + [c, d])
-            todo.append((j, line | {dpos} if node[0] == "H" else None))
+            todo.append((j, line | {dpos} if node[0] == "H" else None, may))
+
+
+def _mated(pos: r.Pos, rules: r.Rules, line: frozenset) -> bool:
+    """Mated at once, no position played recreating one of ``line`` (that
+    fails for the attacker): every reply interposes (so R is 0) and is useless,
+    the checker taking it leaving no legal move, the piece handed back or not."""
+    if pos in line:
+        return False
+    for d, a, _ in r.legal(pos, rules):
+        _, to, t = _taken(pos, d, a, rules)
+        if t is None or not {a, t}.isdisjoint(line) or r.legal(t, rules) or r.legal(r.handed_back(t, rules, a.board[to][-1]), rules):
+            return False
+    return True
 
 
 def _taken(pos: r.Pos, move: str, after: r.Pos, rules: r.Rules) -> tuple:
@@ -384,14 +416,9 @@ def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, r
     i = 0
     for ply, m in enumerate(mainline):
         node = g.nodes[i]
-        if node[0] == "A":
-            if m != node[1]:
-                raise Reject(f"main line: {str(m)[:20]} is not the proof's move", mainline[:ply])
-            i = node[2]
-        else:
-            if not isinstance(node[1].get(m), int):
-                raise Reject(f"main line: {str(m)[:20]} is not a counted defence", mainline[:ply])
-            i = node[1][m]
+        if m != node[1] if node[0] == "A" else not isinstance(node[1].get(m), int):
+            raise Reject(f"main line: {str(m)[:20]} is not the proof's move or a counted defence", mainline[:ply])
+        i = node[2] if node[0] == "A" else node[1][m]
     if g.nodes[i][0] != "D" or depth[i] != 0:
         raise Reject("main line: it does not end in mate", mainline)
     if any(g.pos[i].hands[root.turn]):
@@ -418,12 +445,10 @@ def _check_alternatives(cert: dict, mainline: list, root: r.Pos, rules: r.Rules)
                 if (ply, c) not in given:
                     raise Reject(f"uniqueness: {c} is not refuted", path)
                 target = given.pop((ply, c))
-                if target == "rep":
-                    if checks[c] not in history:
-                        raise Reject("uniqueness: no repetition here", path)
-                    continue
-                g.reach(target, checks[c], None, [], path)
-                _close(g, target, history, rules, done, root.turn)
+                if target == "rep" and checks[c] not in history:
+                    raise Reject("uniqueness: no repetition here", path)
+                if target != "rep":
+                    _close(g, g.reach(target, checks[c], None, [], path), history, rules, done, root.turn)
         pos = r.make(pos, m, rules)
     if given:
         raise Reject(f"uniqueness: an entry for {str(sorted(given)[0])[:30]}, not a check at an attacker turn")

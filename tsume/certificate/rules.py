@@ -81,10 +81,7 @@ def rules_for(spec: str) -> Rules:
         key, _, value = item.partition("=")
         if key not in values:
             raise RulesError(f"unknown switch {key[:20]!r} for {name}")
-        if key == "stalemate":
-            if value not in ("illegal", "loss"):
-                raise RulesError("stalemate takes illegal or loss")
-        elif value not in _BOOL:
+        if value not in (("illegal", "loss") if key == "stalemate" else _BOOL):
             raise RulesError(f"bad value for {key}")
         values[key] = value if key == "stalemate" else _BOOL[value]
     if name == "ito":
@@ -139,20 +136,6 @@ def parse_position(text: str, rules: Rules) -> Pos:
         for count, ch in re.findall(r"([0-9]?)([A-Za-z])", fields[2]):
             hands[side_of(ch)][rules.kinds.find(ch.upper())] += int(count or "1")
     return Pos(tuple(board), (tuple(hands[0]), tuple(hands[1])), BLACK if fields[1] == "b" else WHITE)
-
-
-def position_string(pos: Pos, rules: Rules) -> str:
-    out, run = "", 0
-    for p in pos.board[1:]:
-        if not p:
-            run += 1
-            continue
-        out += (str(run) if run else "") + p
-        run = 0
-    out += str(run) if run else ""
-    hand = "".join((str(c) if c > 1 else "") + (rules.kinds[k] if side == BLACK else rules.kinds[k].lower())
-                   for side in (BLACK, WHITE) for k, c in enumerate(pos.hands[side]) if c)
-    return f"{out} {'bw'[pos.turn]} {hand or '-'}"
 
 
 def king_square(pos: Pos, side: int) -> int:
@@ -223,21 +206,13 @@ def in_check(pos: Pos, side: int, rules: Rules) -> bool:
 
 
 def drop_squares(pos: Pos, rules: Rules) -> list[int]:
-    squares = [sq for sq, p in enumerate(pos.board) if sq and not p]
-    k = king_square(pos, pos.turn) if rules.king_limits else 0
-    if k:
-        # Not behind one's own king (toward one's home end) nor next to it.
-        squares = [sq for sq in squares if (sq < k - 1 if pos.turn == BLACK else sq > k + 1)]
-    return squares
+    k = king_square(pos, pos.turn) if rules.king_limits else 0  # then not behind it (toward one's home end) nor next to it
+    return [sq for sq, p in enumerate(pos.board) if sq and not p and (not k or (sq < k - 1 if pos.turn == BLACK else sq > k + 1))]
 
 
 def pseudo_moves(pos: Pos, rules: Rules) -> list[str]:
     side, board = pos.turn, pos.board
-    moves = []
-    for sq in range(1, len(board)):
-        p = board[sq]
-        if p and side_of(p) == side:
-            moves += [f"{sq}-{t}" for t in _targets(board, sq, p, rules)]
+    moves = [f"{sq}-{t}" for sq, p in enumerate(board) if sq and p and side_of(p) == side for t in _targets(board, sq, p, rules)]
     squares = drop_squares(pos, rules) if any(pos.hands[side]) else []
     for letter in (rules.kinds[k] for k, c in enumerate(pos.hands[side]) if c):
         for face in (letter, "+" + letter) if rules.drop_promoted else (letter,):

@@ -298,9 +298,10 @@ class _Writer:
         self.refute[i][2] = table
         return i
 
-    def _answer(self, ctx: _Ctx, k: int, on_line: bool = False) -> list:
+    def _answer(self, ctx: _Ctx, k: int, on_line: bool = False, deep: bool = False) -> list:
         """A reply to the check just played, with the node that refutes a mate
-        within ``k`` - 2 after it (repetitions of the line counted if ``on_line``)."""
+        within ``k`` - 2 after it (repetitions of the line counted if
+        ``on_line``; ``deep``: R bounded by "M" nodes too, not only at once)."""
         pos = ctx.pos
         ranged = ranged_checkers(pos)
         candidates, capturable = [], []
@@ -310,6 +311,9 @@ class _Writer:
                 capturable.append(d)  # it might be useless: only as below
             else:
                 candidates.append(d)
+        if deep:  # the second pass: only the interpositions might count now
+            candidates = []
+            capturable = [d for d in capturable if not self._mated_after(ctx, d, k - 2)]
         if k - 2 < 1 and candidates:
             return [str(candidates[0])]
         tries: list[tuple[Move, int, list]] = [(d, k - 2, []) for d in candidates]
@@ -317,12 +321,13 @@ class _Writer:
         # follows it, or if after the capture with the piece handed back a
         # defence that does not interpose escapes a mate within R.  R is 0
         # when every defence interposes; on a known line, 2 when each of the
-        # others is mated at once; else k - 1 will do (R is even: at most
-        # k - 1, or at least k + 1, and another defence lasts).
+        # others is mated at once (or within what an "M" node shows); else
+        # k - 1 will do (R is even: at most k - 1, or at least k + 1, and
+        # another defence lasts).
         plain = [e for e in evasions if not interposition_square(pos, e, ranged)]
-        mates = self._mates_at_once(ctx, plain) if capturable and plain and on_line else None
+        mates, bound = self._mates(ctx, plain, k - 4 if deep else 1) if capturable and plain and on_line else (None, 0)
         for d in capturable:
-            r = 0 if not plain else 2 if mates else k - 1
+            r = 0 if not plain else min(bound, k - 1) if mates else k - 1
             escape = self._escape_after_capture(pos, d, ranged, r)
             if escape is not None and k - 2 < 1:
                 return [str(d), None, mates, escape]
@@ -348,31 +353,71 @@ class _Writer:
                         return [str(d), build(ctx, need)] + escape
                     except CertificateError:
                         self._undo(mark, size)
+        if on_line and capturable and plain and mates is None and not deep and k - 4 > 1:
+            return self._answer(ctx, k, on_line, deep=True)
         raise CertificateError(f"no refutation of a mate within {plies(k)} found at {pos.fen(False)}")
 
-    @staticmethod
-    def _mates_at_once(ctx: _Ctx, plain: list[Move]) -> dict[str, str] | None:
+    def _mates(self, ctx: _Ctx, plain: list[Move], most: int) -> tuple[dict[str, Any] | None, int]:
         """For each of the defences ``plain`` (all those that do not
-        interpose), a check that mates at once, none of the positions on
-        ``ctx``'s line; None if one has none."""
-        out = {}
-        pos = ctx.pos
+        interpose), a check that mates at once (:func:`_mated`) or an "M"
+        node mating within ``most``, none of the positions on ``ctx``'s line;
+        and the bound on R they show.  (None, 0) if one has none."""
+        out: dict[str, Any] = {}
+        bound = 2
         for e in plain:
-            pos.push(e)
-            mate = None
-            if pos.key() not in ctx.keys:
-                for x in pos.checks():
-                    pos.push(x)
-                    if not pos.legal_moves(repetition=False) and pos.key() not in ctx.keys:
-                        mate = str(x)
-                    pos.pop()
-                    if mate:
-                        break
-            pos.pop()
+            with ctx.at(e):
+                mate: str | int | None = None
+                if ctx.keys[-1] not in ctx.keys[:-1]:
+                    for x in ctx.pos.checks():
+                        ctx.pos.push(x)
+                        if _mated(ctx.pos, set(ctx.keys)):
+                            mate = str(x)
+                        ctx.pos.pop()
+                        if mate:
+                            break
+                for b in range(3, most + 1, 2):
+                    if mate is None and ctx.search.mate(b):
+                        mate = self.mate_node(ctx, b)
+                        bound = max(bound, 1 + b) if mate is not None else bound
             if mate is None:
-                return None
+                return None, 0
             out[str(e)] = mate
-        return out
+        return out, bound
+
+    @staticmethod
+    def _mated_after(ctx: _Ctx, d: Move, b: int) -> bool:
+        with ctx.at(d):
+            return bool(ctx.search.mate(b))
+
+    def mate_node(self, ctx: _Ctx, b: int) -> int | None:
+        """An "M" node: mated within ``b`` on ``ctx``'s line, every reply
+        counted (a useless interposition too, unless the check mates at once
+        as :func:`_mated` says); None if none is found."""
+        if b < 1 or ctx.keys[-1] in ctx.keys[:-1]:
+            return None
+        size = len(self.refute)
+        for x in ctx.pos.checks():
+            with ctx.at(x):
+                if ctx.keys[-1] in ctx.keys[:-1] or not ctx.search.mate(b - 1):
+                    continue
+                table: dict[str, int] = {}
+                complete = _mated(ctx.pos, set(ctx.keys[:-1]))
+                if not complete:
+                    for d in ctx.pos.evasions():
+                        with ctx.at(d):
+                            j = self.mate_node(ctx, b - 2)
+                        if j is None:
+                            break
+                        table[str(d)] = j
+                    else:
+                        complete = True
+            if not complete:
+                del self.refute[size:]
+                continue
+            i = self._grow(self.refute)
+            self.refute.append(["M", b, str(x), table])
+            return i
+        return None
 
     def _escape_after_capture(self, pos: Position, d: Move, ranged: Any, r: int) -> list | None:
         """``[e, refutation]``: after the checker takes the interposition ``d``
@@ -417,23 +462,23 @@ class _Writer:
 
     # the defender's strategies against the other checks ----------------------
 
-    def _strategy_node(self, ctx: _Ctx, history: set, node: list) -> tuple[int | str, bool]:
+    def _strategy_node(self, ctx: _Ctx, history: set, node: list) -> tuple[int | str, int | None]:
         """The strategy's node for this position, or "rep" for one of the
-        line's; and whether it is new (then ``node`` holds its place)."""
+        line's; and its index if it is new (then ``node`` holds its place)."""
         key = ctx.pos.key()
         if key in self.strategy_memo:
-            return self.strategy_memo[key], False
+            return self.strategy_memo[key], None
         if key in history:
-            return "rep", False
+            return "rep", None
         i = self._grow(self.strategy)
         self.strategy.append(node)
         self.strategy_memo[key] = i
-        return i, True
+        return i, i
 
     def strategy_defender(self, ctx: _Ctx, history: set) -> int | str:
-        i, new = self._strategy_node(ctx, history, ["SD", None, None])
-        if not new:
-            return i
+        known, i = self._strategy_node(ctx, history, ["SD", None, None])
+        if i is None:
+            return known
         # A defence that repeats a position, or leaves the attacker no check,
         # needs no search.  Else the fewest checks, and among as few a capture
         # (the attacker's material runs out for good): the strategy stays small.
@@ -485,15 +530,47 @@ class _Writer:
             # rooted here.  Its answers, blind to the line above, are only
             # more cautious ("no mate" without repetitions holds with them).
             ctx = _Ctx(Search(ctx.pos.copy(), limits=self._side_limits()), ctx.pos.copy())
-        i, new = self._strategy_node(ctx, history, ["SA", {}])
-        if not new:
-            return i
+        known, i = self._strategy_node(ctx, history, ["SA", {}])
+        if i is None:
+            return known
         table = {}
         for c in ctx.pos.checks():
             with ctx.at(c):
                 table[str(c)] = self.strategy_defender(ctx, history)
         self.strategy[i] = ["SA", table]
         return i
+
+
+def _mated(pos: Position, line: set) -> bool:
+    """Mated at once (defender to move): every legal reply interposes (so R
+    is 0) and is useless, the checker taking it with check and leaving no
+    legal move, the piece handed back or not; no position played is in
+    ``line`` (a repetition fails for the attacker)."""
+    if pos.key() in line:
+        return False
+    ranged = ranged_checkers(pos)
+    for d in pos.legal_moves(repetition=False):
+        checker = interposition_square(pos, d, ranged)
+        if not checker:
+            return False
+        pos.push(d)
+        try:
+            if pos.key() in line:
+                return False
+            for x in pos.checks():
+                if x.from_square == checker and x.to_square == d.to_square:
+                    pos.push(x)
+                    ok = pos.key() not in line and not pos.legal_moves(repetition=False)
+                    pos.pop()
+                    break
+            else:
+                return False
+            backs = list(recaptures(pos, checker, d.to_square))
+        finally:
+            pos.pop()
+        if not ok or any(b.legal_moves(repetition=False) for b in backs):
+            return False
+    return True
 
 
 def _takeable(pos: Position, d: Move, ranged: SquareSet) -> bool:
@@ -571,10 +648,13 @@ def _pruned(mate: list[list], refute: list[list], alternatives: list[list],
                  if isinstance(e, list) and e[4] is not None]
 
     def refute_edges(node: list) -> list:
+        if node[0] == "M":
+            return list(node[3].values())
         out = []
         for e in node[2].values():
             if isinstance(e, list):
                 out += e[1:2] + (e[3][1:2] if len(e) > 3 and e[3] else [])
+                out += list(e[2].values()) if len(e) > 2 and e[2] else []
         return out
 
     def strategy_edges(node: list) -> list:
@@ -589,6 +669,8 @@ def _pruned(mate: list[list], refute: list[list], alternatives: list[list],
         e = list(e)
         if len(e) > 1 and isinstance(e[1], int):
             e[1] = rn[e[1]]
+        if len(e) > 2 and e[2]:
+            e[2] = {m: rn[j] if isinstance(j, int) else j for m, j in e[2].items()}
         if len(e) > 3 and e[3] and isinstance(e[3][1], int):
             e[3] = [e[3][0], rn[e[3][1]]]
         return e
@@ -597,7 +679,8 @@ def _pruned(mate: list[list], refute: list[list], alternatives: list[list],
         for e in node[1].values() if node[0] == "D" else ():
             if isinstance(e, list) and e[4] is not None:
                 e[4] = [e[4][0], rn[e[4][1]]]
-    new_refute = [[node[0], node[1], {c: entry(e) for c, e in node[2].items()}]
+    new_refute = [["M", node[1], node[2], {d: rn[j] for d, j in node[3].items()}] if node[0] == "M"
+                  else [node[0], node[1], {c: entry(e) for c, e in node[2].items()}]
                   for i, node in enumerate(refute) if i in rn]
 
     def target(t: Any) -> Any:
