@@ -177,6 +177,14 @@ def friendly_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _certificate_nodes(value: int | None, certifying: bool, option: str) -> int:
+    """``--certificate-nodes``: only with the option that certifies (``option``);
+    the writer's limit when not given."""
+    if value is not None and not certifying:
+        raise ArgumentError(f"--certificate-nodes needs {option}")
+    return value if value is not None else MAX_CERTIFICATE_NODES
+
+
 # --- option types: the library's checks, and numbers read as the library reads them ---------
 
 
@@ -967,9 +975,7 @@ def verify_command(
         raise TsumeError("--length-budget and --exact-lengths exclude each other")
     if certificate is not None and longer_ok:
         raise TsumeError("--certificate certifies the main line as the longest defence: not with --longer-ok")
-    if certificate_nodes is not None and certificate is None:
-        raise TsumeError("--certificate-nodes needs --certificate OUT")
-    max_nodes = certificate_nodes if certificate_nodes is not None else MAX_CERTIFICATE_NODES
+    max_nodes = _certificate_nodes(certificate_nodes, certificate is not None, "--certificate OUT")
     budget = None if exact_lengths else length_budget if length_budget is not None else LENGTH_BUDGET
     problems = load_problems(position, file, pid, variant_spec, every=True)
     if problems[0].source is not None:  # from a collection, which states its own
@@ -1237,8 +1243,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
 
     if memory_mb is not None:
         raise ArgumentError("--memory is not a booklet option; --nodes and --time-limit bound each problem")
-    if certificate_nodes is not None and not certify:
-        raise ArgumentError("--certificate-nodes needs --certify")
+    max_nodes = _certificate_nodes(certificate_nodes, certify, "--certify")
     path = locate(file)
     problems = load(path)
     if pids:
@@ -1265,7 +1270,7 @@ def booklet_command(file: str, out: str, title: str | None, solutions: str, do_v
         limits = Limits(time=time_limit, nodes=node_limit if node_limit is not None else DEFAULT_NODE_LIMIT)
         html = build(problems, title=title, solutions=solutions, verify=do_verify, kanji=kanji, limits=limits,
                      source=name, progress=report, play=play, certify=certify,
-                     certificate_nodes=certificate_nodes if certificate_nodes is not None else MAX_CERTIFICATE_NODES)
+                     certificate_nodes=max_nodes)
     finally:
         status.clear()
     write_output(out, html)
