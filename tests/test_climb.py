@@ -7,7 +7,7 @@ import random
 
 from tsume.collection import Record, load
 from tsume.compose import Candidate
-from tsume.compose.climb import Rung, material_key, next_beam
+from tsume.compose.climb import Rung, fen_material, next_beam
 from tsume.compose.run import Settings, compose, run_shard, settings_from
 from tsume.problem import Problem
 from tsume.verify import verify
@@ -59,7 +59,7 @@ def test_the_beam_prefers_sound_cheap_new_material_and_new_ideas():
     beam = next_beam([b, c, d, e, a], 4, random.Random(1), seen)
     assert beam == [a, d, c, b]
     assert seen == {"x", "y", "z"}
-    assert material_key(a.candidate) == material_key(c.candidate) != material_key(d.candidate)
+    assert fen_material(a.candidate.fen()) == fen_material(c.candidate.fen()) != fen_material(d.candidate.fen())
     assert next_beam([b, c, d, e, a], 5, random.Random(2))[-1] == e
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .candidate import Candidate
 
-__all__ = ["CLIMB_BUDGET", "POOL_PER_MATERIAL", "Rung", "material_key", "fen_material", "next_beam", "rarity",
+__all__ = ["CLIMB_BUDGET", "POOL_PER_MATERIAL", "Rung", "fen_material", "next_beam", "rarity",
            "mates_by_drop"]
 
 #: A climbing shard tries this many times the shard size of candidates: a
@@ -49,17 +49,11 @@ class Rung:
     labels: tuple[str, ...] = ()  # its theme labels when verified (tsume.compose.themes)
 
 
-def material_key(c: Candidate) -> str:
-    """The men on the board (by piece, not square) and the attacker's hand."""
-    men = "".join(sorted(p.symbol() for p in c.pos.board() if p is not None))
-    return f"{men}/{c.hand_counts()}/{c.n}"
-
-
-def fen_material(fen: str, rule: str | None) -> str:
-    """The material of a parent as the pool stores it (its position string
-    and defender's hand rule), read off the string: the men on the board by
-    piece (as :func:`material_key`), the attacker's hand, the board's
-    length and the rule."""
+def fen_material(fen: str, rule: str | None = None) -> str:
+    """The material of a problem as the records and the pool store it (its
+    position string and defender's hand rule): the men on the board by
+    piece (not square), the attacker's hand, the board's length and the
+    rule."""
     fields = fen.split()
     men = _MAN.findall(fields[0])
     n = len(men) + sum(int(e) for e in _EMPTY.findall(fields[0]))
@@ -116,7 +110,7 @@ def next_beam(children: list[Rung], width: int, rng: random.Random, seen: set[st
     repeats: list[Rung] = []
     materials: set[str] = set()
     for r in order:
-        key = material_key(r.candidate)
+        key = fen_material(r.candidate.fen())
         if r.ideas and seen.intersection(r.ideas):
             repeats.append(r)
         else:
