@@ -271,7 +271,7 @@ def test_show_buttons_reveal_and_hide_the_solutions(browser, tmp_path):
             assert body.is_visible()
             assert body.locator("ol.mainline li").count() >= 1
             # The revealed viewer draws its first frame.
-            body.locator(".frame-view svg").wait_for(state="visible", timeout=5000)
+            body.locator(".frame-view svg").wait_for(state="visible")  # the default 30 s: a loaded machine is slow
             assert buttons.nth(i).inner_text() == "Hide solution"
             assert buttons.nth(i).get_attribute("aria-expanded") == "true"
             # The revealed viewer steps too.
