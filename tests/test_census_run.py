@@ -240,6 +240,32 @@ def test_the_parts_of_a_shard_are_its_positions_once_in_order():
             shard_part(f, 16, *bad)
 
 
+def test_a_part_keeps_only_its_own_positions(monkeypatch):
+    from tsume.census import retro
+    from tsume.census.family import Family
+
+    f = fam(("attacker=GT, hand=G, defender-hand=none", "ito"))
+    whole = [p.fen() for p in f.positions(16)]
+    built: list[str] = []
+    real = Family.positions
+
+    def counted(self, shard):
+        for p in real(self, shard):
+            built.append(p.fen())
+            yield p
+
+    monkeypatch.setattr(Family, "positions", counted)
+    retro._shard_size.cache_clear()
+    first = [p.fen() for p in shard_part(f, 16, 0, 4)]
+    assert first == whole[:len(whole) // 4]
+    # One count of the shard, then only as far as the part's end: a part's
+    # task never holds its whole shard.
+    assert len(built) == len(whole) + len(first)
+    built.clear()
+    assert [p.fen() for p in shard_part(f, 16, 1, 4)] == whole[len(whole) // 4:len(whole) // 2]
+    assert len(built) == len(whole) // 2  # the count is remembered
+
+
 def test_parts_give_the_same_census_in_smaller_graphs(tmp_path, ruth_run):
     out = tmp_path / "parts"
     s = census(fam(), out, max_plies=15, executor=InProcess(), parts=3)

@@ -51,8 +51,10 @@ mate within ``max_plies`` plies (as ``solve(max_length=...)`` says it).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
+from itertools import islice
 from dataclasses import dataclass, field
 
 from .._engine import SearchLimit, census_analyse
@@ -165,9 +167,17 @@ def shard_part(family: Family, shard: int, part: int = 0, parts: int = 1) -> lis
             raise ArgumentError(f"{name} must be a whole number >= {low}, not {value!r}")
     if part >= parts:
         raise ArgumentError(f"part must be below parts ({parts}), not {part}")
-    positions = list(family.positions(shard))
-    n = len(positions)
-    return positions[part * n // parts:(part + 1) * n // parts]
+    if parts == 1:
+        return list(family.positions(shard))
+    # Only the part is kept: parts exist to bound a task's memory.
+    n = _shard_size(family, shard)
+    return list(islice(family.positions(shard), part * n // parts, (part + 1) * n // parts))
+
+
+@functools.lru_cache(maxsize=64)
+def _shard_size(family: Family, shard: int) -> int:
+    """How many positions a shard holds (counted once a process: every part needs it)."""
+    return sum(1 for _ in family.positions(shard))
 
 
 def solve_dfpn(pos: Position, max_plies: int, limits: Limits = DFPN_LIMITS) -> Solved:
