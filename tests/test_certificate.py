@@ -125,10 +125,13 @@ def _assert_every_node_is_reached(cert: dict) -> None:
     assert seen == set(range(len(cert["strategy"]))), cert["id"]
 
 
-def test_the_node_limit_is_an_option():
+def _c0162() -> tuple:
     rec = next(rec for rec in C.load(C.locate("seed-ito")) if rec.id == "ito-c0162")
-    problem = rec.problem()
-    report = verify(problem, id=rec.id)
+    return rec.problem(), verify(rec.problem(), id=rec.id)
+
+
+def test_the_node_limit_is_an_option():
+    problem, report = _c0162()
     with pytest.raises(CertificateError, match="uniqueness: more than 100 nodes of refutations and strategies"):
         certificate_for(problem, report, max_nodes=100)
     for bad in (0, -1, 1.5, True):
@@ -137,6 +140,11 @@ def test_the_node_limit_is_an_option():
     cert = certificate_for(problem, report, max_nodes=None)
     assert len(cert["strategy"]) > 100
     assert check_certificate(pack([cert])).accepted
+    _STRATEGY_23K.append(cert)
+
+
+#: ito-c0162's certificate (a strategy of 23,543 nodes), once made.
+_STRATEGY_23K: list[dict] = []
 
 
 #: A problem whose witnesses need the refutation entries of version 3 (an
@@ -284,8 +292,12 @@ def test_m_nodes_bound_r_and_corruptions_are_rejected():
 def test_the_checker_lets_go_of_its_moves():
     from tsume.certificate import check as K
 
-    assert check_certificate(pack([long_certificate()])).accepted
+    big = _STRATEGY_23K[0] if _STRATEGY_23K else certificate_for(*_c0162(), max_nodes=None)
+    # ito-c0162's meets more positions than a check keeps for the next.
+    assert check_certificate(pack([big])).accepted
     assert not K._MOVES
+    assert check_certificate(pack([certificates()[0]])).accepted
+    assert 0 < len(K._MOVES) <= 10_000  # a small one's are kept: the next check may meet them
 
 
 def test_flawed_problems_are_not_certified():

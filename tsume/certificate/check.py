@@ -90,8 +90,9 @@ def check_certificate(data: Any) -> CheckResult:
             except (KeyError, IndexError, TypeError, ValueError, AttributeError, r.RulesError) as exc:
                 return CheckResult("rejected", f"malformed certificate ({type(exc).__name__}: {str(exc)[:80]})", pid, [], i)
         return CheckResult("accepted", problems=len(problems), claims=CLAIMS)
-    finally:
-        _MOVES.clear()  # worth keeping within a file (its problems share positions), not after it
+    finally:  # the moves of a file's positions: a few are worth keeping for the next check, not all
+        if len(_MOVES) > 10_000:
+            _MOVES.clear()
 
 
 class _Graph:
