@@ -76,3 +76,37 @@ def test_the_main_line_climbs_down_from_the_solve(variant, text, defender):
     up_length = climb.value(climb.proof_length())
     assert (up_length, climb.best_line(up_length)[0]) == (length, moves)
     assert down < climb.nodes - before, (down, climb.nodes - before)
+
+
+@pytest.mark.parametrize("variant", ["ito", "rutherford"])
+def test_solve_reads_the_line_only_for_the_lengths_wanted(variant):
+    """``solve(lengths=...)``: the exact length always, the main line (and
+    its leftover) only for a wanted length, with the nodes that reading
+    costs spared and the answers unchanged."""
+    from tsume.solve import solve
+    from tsume.outcome import Status
+
+    rng = random.Random(4242)
+    checked = spared = 0
+    while checked < 12:
+        problem = Problem(random_tsume(rng, variant, attacker_men=(2, 4), attacker_hand=(1, 3), spread=4))
+        full = solve(problem, limits=Limits(nodes=20_000), variations=False)
+        if full.status != Status.MATE or full.length < 3:
+            continue
+        checked += 1
+        other = solve(problem, limits=Limits(nodes=20_000), variations=False, lengths=range(full.length + 2, 99))
+        assert (other.status, other.length, other.mainline, other.leftover) == (Status.MATE, full.length, [], None)
+        assert other.stats["nodes"] <= full.stats["nodes"]
+        spared += other.stats["nodes"] < full.stats["nodes"]
+        wanted = solve(problem, limits=Limits(nodes=20_000), variations=False, lengths={full.length})
+        assert (wanted.length, wanted.mainline, wanted.leftover) == (full.length, full.mainline, full.leftover)
+        assert wanted.stats["nodes"] == full.stats["nodes"]
+    assert spared > 0
+
+
+def test_solve_refuses_lengths_that_are_no_container():
+    from tsume.errors import ArgumentError
+    from tsume.solve import solve
+
+    with pytest.raises(ArgumentError, match="lengths must be"):
+        solve(Problem("k1P2H25 b G"), lengths=5)

@@ -15,11 +15,12 @@ See docs/solver.md for the conventions and how to read the output.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
 from .arguments import check_max_length, check_search_arguments
+from .errors import ArgumentError
 from .limits import Limits, check_limits
 from .lines import hand_after, move_strings
 from .memory import peak_mb
@@ -122,6 +123,7 @@ def solve(
     progress_interval: float = 1.0,
     all_first_moves: bool = False,
     variations: bool = True,
+    lengths: Container[int] | None = None,
 ) -> Result:
     """Solve a tsume: the shortest forced mate by continuous checks against the longest defence.
 
@@ -133,14 +135,20 @@ def solve(
     search's switches.  ``progress`` is called every ``progress_interval``
     seconds (checked every 1024 nodes) with the statistics so far;
     ``all_first_moves`` also solves after every checking first move;
-    ``variations`` false leaves out the defender's alternatives.  A bad
-    argument raises a :class:`~tsume.errors.TsumeError`.
+    ``variations`` false leaves out the defender's alternatives.
+    ``lengths`` (None: all) are the mate lengths whose main line is wanted:
+    a mate of another length is reported with its exact length alone (no
+    main line, leftover or variations), which spares reading the line when
+    the length is all a caller sorts by.  A bad argument raises a
+    :class:`~tsume.errors.TsumeError`.
     """
     tsume = require_problem(problem, "solve")
     limits = check_limits(limits)
     max_length = check_max_length(max_length)
     check_search_arguments(progress, progress_interval, all_first_moves=all_first_moves, variations=variations)
     check_options(options)
+    if lengths is not None and not isinstance(lengths, Container):
+        raise ArgumentError(f"lengths must be a container of lengths, not {type(lengths).__name__}")
     root = tsume.position()
     search = Search(root, limits=limits, options=options, progress=progress, progress_interval=progress_interval)
     result = Result(status=Status.UNKNOWN, position=tsume.fen, variant=tsume.variant.spec)
@@ -155,14 +163,18 @@ def solve(
             known = search.proof_line(upper) if upper is not None else []
             if known:
                 result.line, result.readable_line = move_strings(root, known)
-            length, moves = search.main_line(max_length)
+            # The exact length first when only some lengths' lines are
+            # wanted (main_line then finds it again in the table).
+            length = None if lengths is None else search.value(upper, descend=True)
+            if length is None or length in lengths:
+                length, moves = search.main_line(max_length)
+                result.mainline, result.readable = move_strings(root, moves)
+                result.leftover, _ = hand_after(root, moves, root.turn)
+                if variations:
+                    result.variations = _variations(search, root, moves, length)
             result.upper_bound = None
             result.line, result.readable_line = [], []
             result.length = length
-            result.mainline, result.readable = move_strings(root, moves)
-            result.leftover, _ = hand_after(root, moves, root.turn)
-            if variations:
-                result.variations = _variations(search, root, moves, length)
             result.status = Status.MATE
         if all_first_moves:
             result.first_moves = [

@@ -19,6 +19,8 @@ run repeats exactly on any machine and any number of workers.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from dataclasses import dataclass, field, replace
 
 from ..errors import TsumeError
@@ -105,13 +107,16 @@ def problem_of(c: Candidate) -> Problem | None:
     return c.problem()
 
 
-def mate(c: Candidate, criteria: Criteria) -> tuple[Result | None, int]:
+def mate(c: Candidate, criteria: Criteria, lengths: Container[int] | None = None) -> tuple[Result | None, int]:
     """The solve result of ``c`` if it mates within ``criteria.max_length``
-    (found under ``criteria.mate_nodes``), else None; and the nodes spent."""
+    (found under ``criteria.mate_nodes``), else None; and the nodes spent.
+    The main line is read only for a mate whose length is in ``lengths``
+    (None: any; ``solve(lengths=...)``)."""
     problem = problem_of(c)
     if problem is None:
         return None, 0
-    r = solve(problem, max_length=criteria.max_length, limits=criteria.mate_limits, variations=False)
+    r = solve(problem, max_length=criteria.max_length, limits=criteria.mate_limits, variations=False,
+              lengths=lengths)
     nodes = r.stats.get("nodes", 0)
     return (r if r.status == Status.MATE else None), nodes
 
@@ -159,6 +164,18 @@ def economise(c: Candidate, report: Report, criteria: Criteria) -> tuple[Candida
     return c, report, removed, nodes
 
 
+@dataclass(frozen=True)
+class _Wanted:
+    """The lengths a run takes: from ``low`` to ``high``, less ``skip``."""
+
+    low: int
+    high: int
+    skip: "frozenset[int] | set[int]"
+
+    def __contains__(self, length: object) -> bool:
+        return isinstance(length, int) and self.low <= length <= self.high and length not in self.skip
+
+
 def consider(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int]" = frozenset()) -> Outcome:
     """Run ``c`` through every filter, cheapest first (module docstring).
     A mate whose length is in ``skip`` (lengths the run needs no more of)
@@ -166,8 +183,10 @@ def consider(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int]"
     if problem_of(c) is None:
         return Outcome("invalid", c)
     nodes = 0
+    # Only a mate of a length the run takes goes on, and only its line is read.
+    wanted = _Wanted(criteria.min_length, criteria.max_length, skip)
     for _ in range(criteria.repair_rounds + 1):
-        r, spent = mate(c, criteria)
+        r, spent = mate(c, criteria, wanted)
         nodes += spent
         if r is None or r.length is None:
             return Outcome("no-mate", c, r, nodes=nodes)

@@ -67,8 +67,9 @@ def considered(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int
 
 def mated(c: Candidate, criteria: Criteria) -> tuple[Result | None, int]:
     """``mate(c, criteria)`` (the length of a parent given by the user,
-    solved at every walk that starts from it), from memory likewise."""
-    return _recall(("mate",) + _key(c, criteria, frozenset()), lambda: mate(c, criteria))
+    solved at every walk that starts from it), from memory likewise.  Only
+    its length is wanted: the main line is not read."""
+    return _recall(("mate",) + _key(c, criteria, frozenset()), lambda: mate(c, criteria, lengths=()))
 
 
 def remembered() -> dict[str, int]:
