@@ -30,13 +30,29 @@ def resident_bytes() -> int:
         return 0
 
 
+def _maxrss() -> int:
+    """``ru_maxrss`` in KiB (macOS counts bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
+
+
+# ru_maxrss when this module was imported: at least any high-water mark
+# carried over from before ``exec`` (peak_mb).
+_AT_IMPORT = _maxrss()
+
+
 def peak_mb() -> float:
     """The process's largest resident size so far, in MiB.
 
     Linux's ``VmHWM``: ``ru_maxrss`` carries over the high-water mark of the
     process image that ``exec`` replaced, so a command started by a large
-    process (a test run of 300 MB) would report its parent's peak.
+    process (a test run of 300 MB) would report its parent's peak.  Once
+    ``ru_maxrss`` has passed its value at import, it is this process's own
+    peak, and a system call reads it (the composer asks after every solve).
     """
+    own = _maxrss()
+    if own > _AT_IMPORT:
+        return own / 1024
     try:
         with open("/proc/self/status", "rb") as f:
             for line in f:
@@ -44,5 +60,4 @@ def peak_mb() -> float:
                     return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
         pass
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+    return own / 1024
