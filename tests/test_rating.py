@@ -243,6 +243,23 @@ def test_a_different_problem_hashes_differently():
     assert len(set(hashes.values())) == len(hashes), hashes
 
 
+def test_the_shape_is_networkx_weisfeiler_lehman_hash():
+    """shape_hash computes networkx's undirected WL hash itself: the same
+    digest on every problem here, and on the long bundled problems (deep
+    trees, many iterations), as the docstring promises."""
+    from tsume.collection import load, locate
+
+    reports = [report(n) for n in PROBLEMS]
+    reports += [verify(p.problem()) for name in ("long-ito", "long-rutherford") for p in list(load(locate(name)))[::25]]
+    for r in reports:
+        tree = solution_tree(r)
+        core = tree.subgraph(n for n, useless in tree.nodes(data="useless") if not useless)
+        height = max(d for _, d in core.nodes(data="depth"))
+        want = nx.weisfeiler_lehman_graph_hash(core.to_undirected(as_view=True), edge_attr="label",
+                                               node_attr="label", iterations=max(1, height))
+        assert shape_hash(r) == want
+
+
 def test_shape_labels_name_no_square():
     for name in PROBLEMS:
         tree = solution_tree(report(name))
