@@ -192,6 +192,32 @@ def test_sound_report_is_the_report_of_exactly_the_sound_problems(variant):
     assert verdicts.get("sound", 0) >= 3 and verdicts.get("unsound", 0) >= 10, verdicts
 
 
+@pytest.mark.parametrize("collection", ["seed-ito", "seed-rutherford"])
+def test_a_stated_length_too_short_stops_a_fail_fast_report_early(collection):
+    """With a stated length, sound_report() and verify(fail_fast=True) first
+    ask for a mate within it: none means unsound (no mate, or a longer
+    one), said without the costly unbounded search.  The stated length
+    itself gives the full report."""
+    from tsume.collection import load, locate
+
+    records = [r for r in load(locate(collection)) if (r.length or 0) >= 5][::9][:8]
+    for record in records:
+        problem = record.problem().replace(solution=None)  # the composer's candidates state none
+        full = verify(problem)
+        assert full.verdict == "sound" and full.length == record.length
+        short = problem.replace(length=record.length - 2)
+        report, nodes = sound_report(short)
+        assert report is None
+        # The bounded search alone, against the main line's unbounded one and its reading.
+        assert nodes < full.stats["nodes_by_question"]["main line"]
+        fast = verify(short, fail_fast=True)
+        assert fast.verdict == "unsound" and [f.kind for f in fast.findings] == ["stated-length-mismatch"]
+        assert verify(short).verdict == "unsound"
+        stated, _ = sound_report(problem.replace(length=record.length))
+        assert stated is not None and stated.to_dict() | {"stats": None} == full.to_dict() | {"stats": None}
+    assert len(records) == 8
+
+
 def test_every_finding_kind_is_declared():
     assert set(FINDING_KINDS) >= {
         "no-mate", "yozume", "final-move-alternative", "detour", "te-amari", "same-length-variation",

@@ -492,6 +492,15 @@ def _verify(search: Search, root: Position, account: _Account, report: Report, s
     pos = prover.pos
     findings = report.findings
     try:
+        if ((s.fail_fast or s.sound_only) and stated_length is not None and solution is None and not s.longer_ok
+                and not search.mate(stated_length)):
+            # No mate within the stated length: no mate at all, or a longer
+            # one; a defect either way, and the bounded search that says so
+            # is far cheaper than finding which (the composer's economy asks
+            # this of every man it takes out).
+            findings.append(Finding("stated-length-mismatch", Severity.DEFECT,
+                                    f"stated length {stated_length}, but no mate within it"))
+            return
         mated = search.mate()
         if mated:
             total, moves = search.main_line()
