@@ -166,7 +166,7 @@ def solve(
             # The exact length first when only some lengths' lines are
             # wanted (main_line then finds it again in the table).
             length = None if lengths is None else search.value(upper, descend=True)
-            if length is None or length in lengths:
+            if lengths is None or length is None or length in lengths:
                 length, moves = search.main_line(max_length)
                 result.mainline, result.readable = move_strings(root, moves)
                 result.leftover, _ = hand_after(root, moves, root.turn)
