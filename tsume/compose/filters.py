@@ -20,7 +20,6 @@ run repeats exactly on any machine and any number of workers.
 from __future__ import annotations
 
 from collections.abc import Container
-
 from dataclasses import dataclass, field, replace
 
 from ..errors import TsumeError
@@ -190,7 +189,7 @@ def consider(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int]"
         nodes += spent
         if r is None or r.length is None:
             return Outcome("no-mate", c, r, nodes=nodes)
-        if not criteria.min_length <= r.length <= criteria.max_length or r.length in skip:
+        if r.length not in wanted:
             return Outcome("length", c, r, nodes=nodes)
         if r.leftover in (None, "-"):
             break
@@ -202,8 +201,7 @@ def consider(c: Candidate, criteria: Criteria, skip: "frozenset[int] | set[int]"
         return Outcome("te-amari", c, r, nodes=nodes)
     report, spent = sound(c, criteria)
     nodes += spent
-    if (report is None or report.length is None or not criteria.min_length <= report.length <= criteria.max_length
-            or report.length in skip):
+    if report is None or report.length not in wanted:
         return Outcome("unsound", c, r, nodes=nodes)
     c, report, removed, spent = economise(c, report, criteria)
     nodes += spent
