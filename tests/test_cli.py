@@ -463,6 +463,18 @@ def test_v_is_verbose():
     assert "Statistics:" not in run("verify", "-q", MATE_1).stdout
 
 
+def test_statistics_say_when_the_table_filled_up():
+    # A table of the fewest entries fills up and drops entries again and
+    # again: the statistics say so, and what to do about it.
+    args = ["-f", "long-ito", "--id", "ito-c0104", "--nodes", "100000"]
+    small = run("solve", "--memory", "1", *args)
+    assert "the table filled up" in small.stdout and "a larger --memory may be faster" in small.stdout
+    assert "the table filled up" not in run("solve", *args).stdout
+    verified = run("verify", "-v", "-f", "bench-ito", "--id", "ito-L01-0001", "--memory", "1", "--nodes", "200000")
+    assert "the table filled up" in verified.stdout
+    assert "the table filled up" not in run("verify", "-v", "-q", MATE_1).stdout
+
+
 @pytest.mark.parametrize("args", [["show", "-v", "rutherford"], ["perft", "-v", "rutherford", "--depth", "1"],
                                   ["solve", "-v", "rutherford", "k19K b G"]])
 def test_v_does_not_mean_variant(capsys, args):

@@ -632,6 +632,16 @@ def perft_command(variant_spec: str | None, file: str | None, pid: str | None, p
 # --- solve ------------------------------------------------------------------------------------
 
 
+def _table_full(stats: dict) -> str:
+    """What the statistics line adds when the table filled up: each time
+    it dropped entries, searched again later, so a small ``--memory`` can
+    cost far more nodes than it saves."""
+    runs = stats.get("gc_runs", 0)
+    if not runs:
+        return ""
+    return f"; the table filled up {runs:,} time{'s' if runs != 1 else ''} (a larger --memory may be faster)"
+
+
 def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
     if not enabled:
         return None
@@ -717,7 +727,7 @@ def _human_report(result, pos: Position, verbose: bool) -> str:
         return "\n".join(out)
     out.append(
         f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['nodes_per_second']:,.0f} nodes/s, "
-        f"{st['table_entries']:,} table entries, peak memory {st['peak_memory_mb']} MB"
+        f"{st['table_entries']:,} table entries, peak memory {st['peak_memory_mb']} MB{_table_full(st)}"
     )
     if verbose:
         out.append(f"Position: {result.position}  variant: {result.variant}")
@@ -1030,7 +1040,8 @@ def verify_command(
                                    diagram_text=diagram(problem.position(), compact=True, tsume=True)))
                 if verbose:
                     st = report.stats
-                    echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries")
+                    echo(f"Statistics: {st['nodes']:,} nodes, {st['seconds']:.3f} s, {st['table_entries']:,} table entries"
+                         f"{_table_full(st)}")
                     echo("Nodes by question: " + ", ".join(f"{k} {n:,}" for k, n in st["nodes_by_question"].items()))
                 echo("")
     finally:

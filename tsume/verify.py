@@ -469,8 +469,9 @@ def _verification(tsume: Problem, pid: str | None, limits: Limits, settings: "_S
     finally:
         report.findings = list(report.findings)
         secs = time.perf_counter() - started
-        report.stats = {"nodes": search.nodes, "seconds": round(secs, 3), "table_entries": search.stats()["table_entries"],
-                        "nodes_by_question": account.totals()}
+        table = search.stats()
+        report.stats = {"nodes": search.nodes, "seconds": round(secs, 3), "table_entries": table["table_entries"],
+                        "gc_runs": table["gc_runs"], "nodes_by_question": account.totals()}
     report.verdict = _verdict(report.findings)
     return report, stopped
 
