@@ -7,10 +7,11 @@ its generation (tsume.compose.run), so they are the shards of a real run.
 With ``--memories 1`` every shard shares this process's memory
 (tsume.compose.memo), as on one worker; with ``--memories 2`` the even
 shards use one memory and the odd ones another, as two worker processes
-taking shards in turn would.  Prints the shards' CPU and the memory's hits.
+taking shards in turn would (``--block B``: B consecutive shards each).
+Prints the shards' CPU and the memory's hits.
 
 Run:  nice .venv/bin/python benchmarks/climb_memo.py --memories 1
-      nice .venv/bin/python benchmarks/climb_memo.py --memories 2
+      nice .venv/bin/python benchmarks/climb_memo.py --memories 2 [--block 4]
 
 Not a test: it asserts nothing and prints numbers.
 """
@@ -30,6 +31,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--memories", type=int, choices=(1, 2), default=1)
     ap.add_argument("--shards", type=int, default=300)
+    ap.add_argument("--block", type=int, default=1,
+                    help="with --memories 2, the consecutive shards each memory takes in turn (default 1)")
     args = ap.parse_args()
     s = settings_from("ito", methods="climb", seed=7, length="9-99").check()
     pools: dict[int, list] = {0: [], 1: []}
@@ -39,7 +42,7 @@ def main() -> None:
     hits = misses = 0
     for i in range(args.shards):
         # The module's memory, swapped: each "process" keeps its own.
-        memo._outcomes = memories[i % args.memories]
+        memo._outcomes = memories[(i // args.block) % args.memories]
         memo._counts.update(hits=0, misses=0)
         started = time.process_time()
         r = run_shard(s, i, pools[i // s.generation])
@@ -49,7 +52,7 @@ def main() -> None:
         running = merge_pool(running, r.parents, s.pool_size, POOL_PER_MATERIAL)
         if (i + 1) % s.generation == 0:
             pools[(i + 1) // s.generation + 1] = running
-    print(f"memories {args.memories}: {args.shards} shards, {cpu:.1f} CPU s ({cpu / args.shards:.3f} a shard); "
+    print(f"memories {args.memories} (block {args.block}): {args.shards} shards, {cpu:.1f} CPU s ({cpu / args.shards:.3f} a shard); "
           f"candidates from memory {hits:,}, filtered {misses:,} (hit rate {hits / max(1, hits + misses):.3f})")
 
 
