@@ -121,8 +121,7 @@ class _Graph:
     def path(self, i: int | None) -> list[str]:
         out: list[str] = []
         for _ in range(len(self.nodes) + 1):
-            link = self.parent[i] if i is not None else None
-            if link is None:
+            if (link := self.parent[i] if i is not None else None) is None:
                 return (self.base[i] if i is not None else []) + out
             i, moves = link
             out = moves + out
@@ -423,10 +422,7 @@ def _check_main_line(g: _Graph, mainline: list, depth: list[int], root: r.Pos, r
         i = node[2] if node[0] == "A" else node[1][m]
     if g.nodes[i][0] != "D" or depth[i] != 0:
         raise Reject("main line: it does not end in mate", mainline)
-    end = g.pos[i]
-    if end is None:
-        raise Reject("main line: its last position is not the proof's", mainline)
-    if any(end.hands[root.turn]):
+    if (end := g.pos[i]) is None or any(end.hands[root.turn]):
         raise Reject("main line: the attacker has pieces left in hand (te-amari)", mainline)
 
 
