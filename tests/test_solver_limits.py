@@ -32,8 +32,16 @@ def test_progress_callback_reports_growing_counts():
     seen = []
     r = solve(THIRTEEN, variations=False, progress=seen.append, progress_interval=0.0)
     assert r.stats["nodes"] > 2048 and len(seen) >= 2
-    assert all({"nodes", "seconds", "table_entries"} <= set(s) for s in seen)
+    assert all({"nodes", "seconds", "table_entries", "gc_runs"} <= set(s) for s in seen)
     assert [s["nodes"] for s in seen] == sorted(s["nodes"] for s in seen)
+    assert all(s["gc_runs"] == 0 for s in seen)
+
+
+def test_progress_says_how_often_the_table_filled_up():
+    seen = []
+    solve(THIRTEEN, variations=False, limits=Limits(memory=0.05), progress=seen.append, progress_interval=0.0)
+    runs = [s["gc_runs"] for s in seen]
+    assert runs[-1] > 0 and runs == sorted(runs)
 
 
 def test_depth_limit_gives_unknown_not_a_crash():

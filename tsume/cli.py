@@ -650,7 +650,8 @@ def _progress_printer(enabled: bool) -> "Callable[[dict], None] | None":
         try:
             click.echo(
                 f"tsume: searching... {stats['nodes']:,} nodes, {stats['seconds']:.1f} s, "
-                f"{stats['nodes_per_second']:,.0f} nodes/s, {stats['table_entries']:,} table entries",
+                f"{stats['nodes_per_second']:,.0f} nodes/s, {stats['table_entries']:,} table entries"
+                f"{_table_full(stats)}",
                 err=True,
             )
         except OSError:  # progress is a courtesy: a closed stderr must not stop the search

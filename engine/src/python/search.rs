@@ -51,7 +51,7 @@ impl Hooks for PyHooks {
         })
     }
 
-    fn progress(&mut self, nodes: u64, elapsed: Duration, entries: usize) -> bool {
+    fn progress(&mut self, nodes: u64, elapsed: Duration, entries: usize, gc_runs: u64) -> bool {
         let Some(callback) = &self.0.progress else {
             return true;
         };
@@ -59,6 +59,7 @@ impl Hooks for PyHooks {
             let r = (|| {
                 let stats = node_rate(py, nodes, elapsed.as_secs_f64())?;
                 stats.set_item("table_entries", entries)?;
+                stats.set_item("gc_runs", gc_runs)?;
                 callback.call1(py, (stats,))
             })();
             match r {

@@ -282,7 +282,8 @@ impl<J: Judge> Dfpn<J> {
         // Checked before the node is counted: a stopped search counts no more.
         self.monitor.visit()?;
         if self.monitor.progress_due {
-            self.monitor.report(self.table.len())?;
+            let table = self.table.stats();
+            self.monitor.report(table.entries, table.gc_runs)?;
         }
         // The node's own entry is written when it returns: start loading it.
         self.table.prefetch(self.pos.board_key());

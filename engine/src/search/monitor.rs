@@ -77,8 +77,14 @@ pub trait Hooks: Send {
         true
     }
     /// The search's progress, at the progress interval: nodes, time, table
-    /// entries.  May the search go on?
-    fn progress(&mut self, _nodes: u64, _elapsed: Duration, _entries: usize) -> bool {
+    /// entries and the collections the table has had.  May the search go on?
+    fn progress(
+        &mut self,
+        _nodes: u64,
+        _elapsed: Duration,
+        _entries: usize,
+        _gc_runs: u64,
+    ) -> bool {
         true
     }
 }
@@ -271,10 +277,10 @@ impl Monitor {
     }
 
     /// Reports progress (due: [`Monitor::progress_due`]); stops the search if the hook says so.
-    pub fn report(&mut self, entries: usize) -> Result<(), Stop> {
+    pub fn report(&mut self, entries: usize, gc_runs: u64) -> Result<(), Stop> {
         self.progress_due = false;
         let elapsed = self.started.elapsed();
-        if lock(&self.watch.hooks).progress(self.nodes, elapsed, entries) {
+        if lock(&self.watch.hooks).progress(self.nodes, elapsed, entries, gc_runs) {
             Ok(())
         } else {
             Err(self.stop(Stop::Interrupted))
