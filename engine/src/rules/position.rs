@@ -582,12 +582,7 @@ pub(crate) mod tests {
     fn a_position_holds_no_move_stack_until_a_move_is_made() {
         // Positions held by the thousand (a census shard's list, the
         // composer's candidates) cost their fields alone.
-        let mut p = pos(
-            "ito",
-            "k3fg1hc2tp5PT2CH1GF3K",
-            Colour::Black,
-            [&[0, 1, 0, 0, 0, 0, 0], &[]],
-        );
+        let mut p = ito_start();
         assert_eq!(p.stack.capacity(), 0);
         p.push(Move::board(19, 13));
         assert!(p.stack.capacity() > 0);
