@@ -310,6 +310,18 @@ def test_a_sound_problem_verified_is_certified_and_its_certificate_downloads(cli
     assert client.get(f"/api/jobs/{solve_job['id']}/certificate").status_code == 409
 
 
+def test_a_searchs_progress_says_when_its_table_filled_up(client):
+    body = {"problem": {"position": LONG}, "limits": {"time_limit": 120, "memory": 16}}
+    job = client.post("/api/solve", json=body).json()
+    deadline = time.monotonic() + 60
+    progress: dict = {}
+    while time.monotonic() < deadline and not progress.get("gc_runs"):
+        time.sleep(0.1)
+        progress = client.get(f"/api/jobs/{job['id']}").json()["progress"]
+    client.delete(f"/api/jobs/{job['id']}")
+    assert progress["gc_runs"] > 0 and progress["nodes"] > 0
+
+
 def test_jobs_run_side_by_side_without_blocking_and_are_cancelled(client):
     body = {"problem": {"position": LONG}, "limits": {"time_limit": 120}}
     first = client.post("/api/solve", json=body).json()

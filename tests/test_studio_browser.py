@@ -725,10 +725,13 @@ def test_cancel_a_long_solve(page, studio):
     pg.press("#position", "Enter")
     wait_js(pg, f"document.getElementById('position').value === {json.dumps(LONG + ' 1')}")
     page.tab("solve")
+    pg.fill("#limit-memory", "16")  # small: the table fills up, and the progress says so
     pg.click("#solve")
     wait_js(pg, "document.getElementById('search-progress').textContent.startsWith('Searching')",
                          timeout=30_000)
     assert len(descendants(studio.process.pid) - before) >= 1  # the job's own process
+    wait_js(pg, "/; the table filled up [0-9,]+ times? \\(a larger memory limit may be faster\\)$/"
+                ".test(document.getElementById('search-progress').textContent)", timeout=30_000)
     pg.click("#cancel-search")
     wait_js(pg, "document.getElementById('search-progress').textContent === 'Cancelled.'")
     job = [j for j in studio.api("/api/jobs")["jobs"] if j["kind"] == "solve"][-1]

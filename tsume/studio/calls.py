@@ -59,7 +59,7 @@ def _search_progress(report: Report) -> Callable[[dict], None]:
     def progress(stats: dict) -> None:
         report({"nodes": stats.get("nodes", 0), "seconds": round(stats.get("seconds", 0.0), 2),
                 "nodes_per_second": round(stats.get("nodes_per_second", 0.0)),
-                "table_entries": stats.get("table_entries", 0)})
+                "table_entries": stats.get("table_entries", 0), "gc_runs": stats.get("gc_runs", 0)})
     return progress
 
 
