@@ -23,8 +23,7 @@ import time
 from collections import OrderedDict
 
 from tsume.compose import memo
-from tsume.compose.climb import POOL_PER_MATERIAL
-from tsume.compose.run import merge_pool, run_shard, settings_from
+from tsume.compose.run import Generations, run_shard, settings_from
 
 
 def main() -> None:
@@ -35,8 +34,7 @@ def main() -> None:
                     help="with --memories 2, the consecutive shards each memory takes in turn (default 1)")
     args = ap.parse_args()
     s = settings_from("ito", methods="climb", seed=7, length="9-99").check()
-    pools: dict[int, list] = {0: [], 1: []}
-    running: list = []
+    generations = Generations(s)
     memories = [OrderedDict() for _ in range(args.memories)]
     cpu = 0.0
     hits = misses = 0
@@ -45,13 +43,11 @@ def main() -> None:
         memo._outcomes = memories[(i // args.block) % args.memories]
         memo._counts.update(hits=0, misses=0)
         started = time.process_time()
-        r = run_shard(s, i, pools[i // s.generation])
+        r = run_shard(s, i, generations.pool(i))
         cpu += time.process_time() - started
         hits += memo._counts["hits"]
         misses += memo._counts["misses"]
-        running = merge_pool(running, r.parents, s.pool_size, POOL_PER_MATERIAL)
-        if (i + 1) % s.generation == 0:
-            pools[(i + 1) // s.generation + 1] = running
+        generations.merge(i, r.parents)
     print(f"memories {args.memories} (block {args.block}): {args.shards} shards, {cpu:.1f} CPU s ({cpu / args.shards:.3f} a shard); "
           f"candidates from memory {hits:,}, filtered {misses:,} (hit rate {hits / max(1, hits + misses):.3f})")
 

@@ -7,9 +7,8 @@ Run:  nice .venv/bin/python benchmarks/climb_profile.py
 """
 
 import cProfile, pstats, time
-from tsume.compose.run import Settings, run_shard, merge_pool
+from tsume.compose.run import Settings, run_shard, merge_pool, pool_cap
 from tsume.compose.filters import Criteria
-from tsume.compose.climb import POOL_PER_MATERIAL
 from tsume.compose import memo
 s = Settings(variant="ito", methods=("climb",), seed=7, limits=Criteria(min_length=9, max_length=99)).check()
 pool = []
@@ -19,7 +18,7 @@ i = 0
 pr.enable()
 while time.process_time() - t < 60:
     r = run_shard(s, i, pool)
-    pool = merge_pool(pool, r.parents, s.pool_size, POOL_PER_MATERIAL)  # each shard sees every earlier one: a serial climb
+    pool = merge_pool(pool, r.parents, s.pool_size, pool_cap(s))  # each shard sees every earlier one: a serial climb
     i += 1
 pr.disable()
 print("shards", i, "cpu", round(time.process_time() - t, 1), "memory", memo.remembered())

@@ -20,7 +20,7 @@ from tsume.collection import load
 from tsume.compose import Candidate, canonical_key, parse_material
 from tsume.compose.filters import Criteria, consider, economise, repair, sound
 from tsume.compose.idea import Ideas, idea_keys, line_key
-from tsume.compose.run import Settings, compose, merge_pool, run_shard, settings_from, spread_target
+from tsume.compose.run import Generations, Settings, compose, merge_pool, run_shard, settings_from, spread_target
 from tsume.compose.state import load as load_state
 from tsume.compose.state import state_path
 from tsume.compose.sources import mutate, random_candidates, two_plies_back
@@ -278,6 +278,25 @@ def test_resume_refuses_a_state_it_cannot_go_on_from(tmp_path):
     state_path(out).write_text(json.dumps(side))
     with pytest.raises(ArgumentError, match="new file"):
         compose(s, out, count=3, workers=1, resume=True)
+
+
+def test_a_generations_shards_start_from_the_pool_two_generations_back():
+    s = Settings(variant="ito", generation=2, pool_size=8).check()
+    g = Generations(s)
+    # Shards 0-3 (generations 0 and 1) start from the empty pool; shard 4 waits.
+    assert [g.pool(i) for i in range(4)] == [[], [], [], []] and g.pool(4) is None
+    found = [[(10 + i, 9, f"k{i}P2H25 b G 1", None, i)] for i in range(6)]
+    assert [g.merge(0, found[0]), g.merge(1, found[1])] == [False, True]
+    # Generation 0 merged: generation 2 starts from it, not from generation 1's shards.
+    assert g.pool(4) == g.pool(5) == [found[1][0], found[0][0]]
+    assert g.pool(0) is None and g.pool(6) is None
+    g.merge(2, found[2])
+    assert g.pool(6) is None and len(g.running) == 3
+    g.merge(3, found[3])
+    assert g.pool(6) == [found[3][0], found[2][0], found[1][0], found[0][0]]
+    # What a state file holds gives the same schedule back.
+    again = Generations.from_state(s, json.loads(json.dumps(g.state())))
+    assert again.pools == g.pools and again.running == g.running
 
 
 def test_the_pool_keeps_the_heaviest_once_each():

@@ -59,7 +59,7 @@ from .state import save as save_state
 from .themes import LASTING, THEMES
 
 __all__ = ["Settings", "ShardResult", "run_shard", "compose", "Summary", "settings_from", "spread_target",
-           "settings_differences", "merge_pool", "accepted_json"]
+           "settings_differences", "merge_pool", "pool_cap", "Generations", "accepted_json"]
 
 #: The stages a candidate that mates can stop at.
 MATING = ("length", "te-amari", "unsound", "accepted")
@@ -203,9 +203,51 @@ def _parent_entry(x: object) -> Parent:
     return (w, length, fen, rule, nodes)
 
 
-def _per_material(s: Settings) -> int | None:
-    """The pool's cap per material: a climbing run's only (tsume.compose.climb)."""
+def pool_cap(s: Settings) -> int | None:
+    """The pool's cap per material (:func:`merge_pool`): a climbing run's
+    only (tsume.compose.climb)."""
     return POOL_PER_MATERIAL if "climb" in s.methods else None
+
+
+class Generations:
+    """The parent pools of a run's shards (module docstring): shard ``i``
+    of generation ``g = i // generation`` starts from the pool after every
+    shard before generation ``g - 1``; ``running`` is the pool after every
+    shard merged so far.  Shards are merged in order."""
+
+    def __init__(self, settings: Settings, pools: dict[int, list[Parent]] | None = None,
+                 running: list[Parent] | None = None) -> None:
+        self.settings = settings
+        self.pools: dict[int, list[Parent]] = {0: [], 1: []} if pools is None else pools
+        self.running: list[Parent] = [] if running is None else running
+
+    def pool(self, shard: int) -> list[Parent] | None:
+        """Shard ``shard``'s pool, or None while it is not known yet."""
+        return self.pools.get(shard // self.settings.generation)
+
+    def merge(self, shard: int, parents: list[Parent]) -> bool:
+        """Merges the parents of ``shard``, the next in order; True when it
+        ends a generation (the pool of the generation after next is then known)."""
+        s = self.settings
+        self.running = merge_pool(self.running, parents, s.pool_size, pool_cap(s))
+        done = shard + 1
+        if done % s.generation:
+            return False
+        self.pools[done // s.generation + 1] = self.running
+        self.pools.pop(done // s.generation - 1, None)
+        return True
+
+    def state(self) -> dict[str, Any]:
+        """The pools as a run's state file holds them."""
+        return {"pools": {str(g): [list(x) for x in pool] for g, pool in sorted(self.pools.items())},
+                "running": [list(x) for x in self.running]}
+
+    @classmethod
+    def from_state(cls, settings: Settings, state: dict[str, Any]) -> Generations:
+        """Read back from :meth:`state` (KeyError, TypeError, ValueError or
+        AttributeError if it is not one)."""
+        return cls(settings, {int(g): [_parent_entry(x) for x in pool] for g, pool in state["pools"].items()},
+                   [_parent_entry(x) for x in state["running"]])
 
 
 def _rng(s: Settings, index: int, method: str) -> random.Random:
@@ -351,7 +393,7 @@ class _Shard:
         started = time.thread_time()
         getattr(self, f"_{self.method}")()
         self.out.cpu = time.thread_time() - started
-        self.out.parents = merge_pool([], self.found, self.s.pool_size, _per_material(self.s))
+        self.out.parents = merge_pool([], self.found, self.s.pool_size, pool_cap(self.s))
         return self.out
 
     def _random(self) -> None:
@@ -661,11 +703,7 @@ def compose(
     # The next shard to take, and how many of its records a count already
     # cut off from it were taken (so a resumed run takes exactly the rest).
     next_shard = skip = 0
-    # pools[g]: the parent pool of generation g's shards, the pool after
-    # every shard before generation g-1 (so generation g can start while
-    # g-1 runs); running: the pool after every shard merged so far.
-    pools: dict[int, list[Parent]] = {0: [], 1: []}
-    running: list[Parent] = []
+    generations = Generations(settings)
     # fulls[g]: the lengths generation g's shards need not verify (the run
     # had as many problems of each as it takes when pools[g] was fixed).
     fulls: dict[int, list[int]] = {0: [], 1: []}
@@ -684,8 +722,7 @@ def compose(
         try:
             next_shard = int(state.get("next_shard", 0))
             skip = int(state.get("skip", 0))
-            pools = {int(g): [_parent_entry(x) for x in pool] for g, pool in state["pools"].items()}
-            running = [_parent_entry(x) for x in state["running"]]
+            generations = Generations.from_state(settings, state)
             fulls = {int(g): [int(n) for n in lengths] for g, lengths in state["full"].items()}
             if "target" in state:
                 target = None if state["target"] is None else int(state["target"])
@@ -725,8 +762,8 @@ def compose(
             if deadline is not None and time.monotonic() >= deadline:
                 summary.stopped = "time"
                 break
-            while runner.room and submitted // G in pools:
-                runner.submit(submitted, settings, submitted, pools[submitted // G], tuple(fulls[submitted // G]))
+            while runner.room and (pool := generations.pool(submitted)) is not None:
+                runner.submit(submitted, settings, submitted, pool, tuple(fulls[submitted // G]))
                 submitted += 1
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             for fin in runner.wait(timeout=min(wait, 0.5) if wait is not None else 0.5):
@@ -770,24 +807,21 @@ def compose(
                     results[next_shard] = r
                 else:
                     live.pop(next_shard, None)
+                    ended = generations.merge(next_shard, r.parents)
                     next_shard, skip = next_shard + 1, 0
-                    running = merge_pool(running, r.parents, settings.pool_size, _per_material(settings))
-                    if next_shard % G == 0:
+                    if ended:
                         # Every shard before generation k = next_shard // G
                         # is merged: the pool of generation k + 1 is known.
                         if target is not None and generation_accepted == 0:
                             target += 1  # a dry generation: take more of the lengths that come
                         generation_accepted = 0
-                        pools[next_shard // G + 1] = running
-                        pools.pop(next_shard // G - 1, None)
                         cap = _cap(settings, target)
                         fulls[next_shard // G + 1] = sorted(n for n, k in per_length.items()
                                                             if cap is not None and k >= cap)
                         fulls.pop(next_shard // G - 1, None)
                 problems.extend(p for p, _ in fresh)
                 state = {"next_shard": next_shard, "skip": skip, "settings": settings.state(),
-                         "pools": {str(g): [list(x) for x in pool] for g, pool in sorted(pools.items())},
-                         "running": [list(x) for x in running],
+                         **generations.state(),
                          "full": {str(g): lengths for g, lengths in sorted(fulls.items())},
                          "target": target, "generation_accepted": generation_accepted}
                 # The state file, then the collection: one atomic write each (tsume.compose.state).
