@@ -705,7 +705,7 @@ def compose(
     next_shard = skip = 0
     generations = Generations(settings)
     # fulls[g]: the lengths generation g's shards need not verify (the run
-    # had as many problems of each as it takes when pools[g] was fixed).
+    # had as many problems of each as it takes when generation g's pool was fixed).
     fulls: dict[int, list[int]] = {0: [], 1: []}
     target = spread_target(settings, count)
     generation_accepted = 0  # problems taken since the current generation began
