@@ -9,7 +9,7 @@
 use crate::rules::colour::Colour;
 use crate::rules::error::{EngineError, Result};
 use crate::rules::square::{bit, board_mask, Mask, Square};
-use crate::rules::variant::{RideMode, Stalemate, Variant};
+use crate::rules::variant::{Face, PieceKind, RideMode, Stalemate, Variant};
 use crate::rules::zobrist::Zobrist;
 
 /// Stands for "unlimited" where a distance is compared.
@@ -144,227 +144,30 @@ impl Tables {
         }
         let n1 = n + 1;
         let kinds = &variant.kinds;
-        let nkinds = kinds.len();
-        let mut face_kind = vec![0u8];
-        let mut face_promoted = vec![false];
-        let mut face_letter = vec![String::new()];
-        let mut face_name = vec![String::new()];
-        let mut face_def = vec![None];
-        let mut unpromoted_face = vec![];
-        let mut promoted_face = vec![];
-        for (i, k) in kinds.iter().enumerate() {
-            face_kind.push(i as u8);
-            face_promoted.push(false);
-            face_letter.push(k.letter.clone());
-            face_name.push(k.unpromoted.name.clone());
-            face_def.push(Some(&k.unpromoted));
-            unpromoted_face.push((face_kind.len() - 1) as u8);
-            if let Some(p) = &k.promoted {
-                face_kind.push(i as u8);
-                face_promoted.push(true);
-                face_letter.push(format!("+{}", k.letter));
-                face_name.push(p.name.clone());
-                face_def.push(Some(p));
-                promoted_face.push((face_kind.len() - 1) as u8);
-            } else {
-                promoted_face.push(0);
-            }
-        }
-        let nfaces = face_kind.len() - 1;
+        let faces = Faces::of(kinds);
+        let nfaces = faces.kind.len() - 1;
         let nvalues = (nfaces + 1) * 2;
-        let royal_kind = variant.royal_kind();
-
-        let mut flip = [0u8; MAX_VALUES];
-        let mut royal = [false; MAX_VALUES];
-        let mut hand_kind = [0u8; MAX_VALUES];
-        let mut rider = [false; MAX_VALUES];
-        let mut leap_lists: Vec<Vec<u8>> = vec![vec![]; nvalues * n1];
-        let mut path_lists: Vec<Vec<(Vec<u8>, RideMode, RideMode)>> = vec![vec![]; nvalues * n1];
-        let mut reach = vec![0; nvalues * n1];
-        let mut leap_reach = vec![0; nvalues * n1];
-        let mut leap_mask = vec![0; nvalues * n1];
-        for f in 1..=nfaces {
-            let ki = face_kind[f] as usize;
-            let kind = &kinds[ki];
-            let other = if face_promoted[f] {
-                unpromoted_face[ki]
-            } else {
-                promoted_face[ki]
-            } as usize;
-            let face = face_def[f].expect("faces 1..=nfaces are defined");
-            for c in [Colour::Black, Colour::White] {
-                let v = f << 1 | c.index();
-                royal[v] = kind.royal;
-                // A king is never captured in legal play; a hand slot keeps a
-                // bad pseudo-legal capture harmless (it is never dropped).
-                hand_kind[v] = ki as u8;
-                flip[v] = if kind.promoted.is_none() {
-                    v
-                } else {
-                    other << 1 | c.index()
-                } as u8;
-                let fw = c.forward();
-                for s in 1..=n as i32 {
-                    let idx = v * n1 + s as usize;
-                    let mut targets: Vec<u8> = vec![];
-                    for &off in &face.leaps {
-                        let t = s + off * fw;
-                        if (1..=n as i32).contains(&t) && !targets.contains(&(t as u8)) {
-                            targets.push(t as u8);
-                            reach[v * n1 + t as usize] |= bit(s as u8);
-                            leap_reach[v * n1 + t as usize] |= bit(s as u8);
-                            leap_mask[idx] |= bit(t as u8);
-                        }
-                    }
-                    leap_lists[idx] = targets;
-                    for ride in &face.rides {
-                        let step = ride.direction * fw * ride.stride;
-                        let limit = if ride.max_distance == 0 {
-                            i32::MAX
-                        } else {
-                            ride.max_distance
-                        };
-                        let mut path = vec![];
-                        let mut t = s + step;
-                        while (1..=n as i32).contains(&t) && (t - s).abs() <= limit {
-                            path.push(t as u8);
-                            if ride.capture != RideMode::None {
-                                reach[v * n1 + t as usize] |= bit(s as u8);
-                            }
-                            t += step;
-                        }
-                        if !path.is_empty() {
-                            rider[v] = true;
-                            path_lists[idx].push((path, ride.move_mode, ride.capture));
-                        }
-                    }
-                }
-            }
-        }
-        let mut leap_idx = vec![0u32];
-        let mut leap_sq = vec![];
-        for l in &leap_lists {
-            leap_sq.extend_from_slice(l);
-            leap_idx.push(leap_sq.len() as u32);
-        }
-        let mut path_idx = vec![0u32];
-        let mut paths = vec![];
-        let mut path_sq = vec![];
-        let mut span = leap_mask.clone();
-        for (idx, ps) in path_lists.iter().enumerate() {
-            for (squares, mv, cap) in ps {
-                let mask = squares.iter().fold(0, |m, &t| m | bit(t));
-                span[idx] |= mask;
-                paths.push(Path {
-                    start: path_sq.len() as u32,
-                    len: squares.len() as u8,
-                    move_mode: *mv,
-                    capture: *cap,
-                    mask,
-                });
-                path_sq.extend_from_slice(squares);
-            }
-            path_idx.push(paths.len() as u32);
-        }
-
-        // Leap attackers of each square by the square they stand on.
-        let mut leap_zone = vec![0; 2 * n1];
-        let mut leap_from = vec![0u64; 2 * n1 * n1];
-        for c in 0..2 {
-            for f in 1..=nfaces {
-                let v = f << 1 | c;
-                for p in 1..=n {
-                    for &k in &leap_lists[v * n1 + p] {
-                        leap_zone[c * n1 + k as usize] |= bit(p as u8);
-                        leap_from[(c * n1 + k as usize) * n1 + p] |= 1 << v;
-                    }
-                }
-            }
-        }
-
-        // Ride attackers: for each stride and direction (seen from the
-        // attacked square), the range at which each value captures the first
-        // piece met (slide) or the first beyond one screen (hop).
-        let mut ray_att: [Vec<RayGroup>; 2] = [vec![], vec![]];
-        for c in [Colour::Black, Colour::White] {
-            let mut groups: Vec<(i32, i32, [u8; MAX_VALUES], [u8; MAX_VALUES])> = vec![];
-            for (f, face) in face_def.iter().enumerate() {
-                let Some(face) = face else { continue };
-                let v = f << 1 | c.index();
-                for ride in &face.rides {
-                    if ride.capture == RideMode::None {
-                        continue;
-                    }
-                    let d = -ride.direction * c.forward();
-                    let pos = match groups.iter().position(|g| g.0 == ride.stride && g.1 == d) {
-                        Some(p) => p,
-                        None => {
-                            groups.push((ride.stride, d, [0; MAX_VALUES], [0; MAX_VALUES]));
-                            groups.len() - 1
-                        }
-                    };
-                    let rng = if ride.max_distance == 0 {
-                        FAR
-                    } else {
-                        ride.max_distance.min(254) as u8
-                    };
-                    let g = &mut groups[pos];
-                    let target = if ride.capture == RideMode::Slide {
-                        &mut g.2
-                    } else {
-                        &mut g.3
-                    };
-                    target[v] = target[v].max(rng);
-                }
-            }
-            groups.sort_by_key(|g| (g.0, g.1));
-            for (stride, d, slide_range, hop_range) in groups {
-                let mut lattice = vec![0; n1];
-                for (k, l) in lattice.iter_mut().enumerate().skip(1) {
-                    let mut t = k as i32 + d * stride;
-                    while (1..=n as i32).contains(&t) {
-                        *l |= bit(t as u8);
-                        t += d * stride;
-                    }
-                }
-                let has_hop = hop_range.iter().any(|&r| r != 0);
-                ray_att[c.index()].push(RayGroup {
-                    lattice,
-                    down: d < 0,
-                    slide_range,
-                    hop_range,
-                    has_hop,
-                });
-            }
-        }
-
-        let drop_faces = (0..nkinds)
+        let moves = ValueMoves::build(kinds, &faces, n);
+        let (leap_idx, leap_sq) = flatten(&moves.leaps);
+        let rides = RideTable::build(&moves.paths, &moves.leap_mask);
+        let (leap_zone, leap_from) = leap_attackers(&moves.leaps, nfaces, n1);
+        let ray_att = [Colour::Black, Colour::White].map(|c| ray_groups(&faces.def, c, n));
+        let drop_faces = (0..kinds.len())
             .map(|i| {
-                let mut fs = vec![unpromoted_face[i]];
-                if variant.drop_promoted && promoted_face[i] != 0 {
-                    fs.push(promoted_face[i]);
+                let mut fs = vec![faces.unpromoted[i]];
+                if variant.drop_promoted && faces.promoted[i] != 0 {
+                    fs.push(faces.promoted[i]);
                 }
                 fs
             })
             .collect();
-        let bm = board_mask(n);
-        // One entry past each end, so that "beyond the king" works for a king on square 1 or n.
-        let low: Vec<Mask> = (0..=n + 1)
-            .map(|k| board_mask(k.saturating_sub(1)) & bm)
-            .collect();
-        let high: Vec<Mask> = (0..=n + 1).map(|k| bm & !board_mask(k)).collect();
-        let mut between = vec![0; n1 * n1];
-        for a in 0..=n {
-            for b in 0..=n {
-                between[a * n1 + b] = low[a.max(b)] & high[a.min(b)];
-            }
-        }
+        let lines = Lines::new(n);
         let max_count: usize = kinds.iter().map(|k| k.count as usize).sum();
         let zobrist = Zobrist::new(
             &format!("{}/{n}", variant.name),
             nvalues,
             n1,
-            nkinds,
+            kinds.len(),
             max_count,
         );
         Ok(Tables {
@@ -373,40 +176,40 @@ impl Tables {
             n1,
             nfaces,
             nvalues,
-            nkinds,
-            royal_kind,
-            face_kind,
-            face_promoted,
-            face_letter,
-            face_name,
+            nkinds: kinds.len(),
+            royal_kind: variant.royal_kind(),
+            face_kind: faces.kind,
+            face_promoted: faces.is_promoted,
+            face_letter: faces.letter,
+            face_name: faces.name,
             kind_letter: kinds
                 .iter()
                 .map(|k| k.letter.chars().next().unwrap_or('?'))
                 .collect(),
             kind_count: kinds.iter().map(|k| k.count as u8).collect(),
-            unpromoted_face,
-            promoted_face,
+            unpromoted_face: faces.unpromoted,
+            promoted_face: faces.promoted,
             drop_faces,
-            flip,
-            royal,
-            hand_kind,
-            rider,
+            flip: moves.flip,
+            royal: moves.royal,
+            hand_kind: moves.hand_kind,
+            rider: moves.rider,
             leap_idx,
             leap_sq,
-            path_idx,
-            paths,
-            path_sq,
-            reach,
-            leap_reach,
-            leap_mask,
-            span,
+            path_idx: rides.idx,
+            paths: rides.paths,
+            path_sq: rides.squares,
+            reach: moves.reach,
+            leap_reach: moves.leap_reach,
+            leap_mask: moves.leap_mask,
+            span: rides.span,
             leap_zone,
             leap_from,
             ray_att,
-            board_mask: bm,
-            low,
-            high,
-            between,
+            board_mask: board_mask(n),
+            low: lines.low,
+            high: lines.high,
+            between: lines.between,
             zobrist,
             max_count,
             drop_mate: variant.drop_mate,
@@ -517,6 +320,317 @@ impl Tables {
             }
         }
         false
+    }
+}
+
+/// The faces of a variant's kinds, numbered from 1 in the order of the
+/// kinds (each kind's unpromoted face, then its promoted one); index 0 is
+/// unused, so a face indexes these lists directly.
+struct Faces<'a> {
+    /// `[f]`: its kind.
+    kind: Vec<u8>,
+    /// `[f]`: is it a promoted face?
+    is_promoted: Vec<bool>,
+    /// `[f]`: its letter (`P` or `+P`).
+    letter: Vec<String>,
+    /// `[f]`: its name.
+    name: Vec<String>,
+    /// `[f]`: its moves.
+    def: Vec<Option<&'a Face>>,
+    /// `[kind]`: its unpromoted face.
+    unpromoted: Vec<u8>,
+    /// `[kind]`: its promoted face (0 if it never flips).
+    promoted: Vec<u8>,
+}
+
+impl<'a> Faces<'a> {
+    fn of(kinds: &'a [PieceKind]) -> Faces<'a> {
+        let mut f = Faces {
+            kind: vec![0],
+            is_promoted: vec![false],
+            letter: vec![String::new()],
+            name: vec![String::new()],
+            def: vec![None],
+            unpromoted: vec![],
+            promoted: vec![],
+        };
+        for (i, k) in kinds.iter().enumerate() {
+            f.push(i, k.letter.clone(), &k.unpromoted, false);
+            f.unpromoted.push((f.kind.len() - 1) as u8);
+            if let Some(p) = &k.promoted {
+                f.push(i, format!("+{}", k.letter), p, true);
+                f.promoted.push((f.kind.len() - 1) as u8);
+            } else {
+                f.promoted.push(0);
+            }
+        }
+        f
+    }
+
+    fn push(&mut self, kind: usize, letter: String, face: &'a Face, promoted: bool) {
+        self.kind.push(kind as u8);
+        self.is_promoted.push(promoted);
+        self.letter.push(letter);
+        self.name.push(face.name.clone());
+        self.def.push(Some(face));
+    }
+}
+
+/// What each piece value does from each square (indexed `v * (n + 1) + s`),
+/// and what it is by value.
+struct ValueMoves {
+    flip: [u8; MAX_VALUES],
+    royal: [bool; MAX_VALUES],
+    hand_kind: [u8; MAX_VALUES],
+    rider: [bool; MAX_VALUES],
+    /// `[v, s]`: the leap targets, in the face's order, once each.
+    leaps: Vec<Vec<u8>>,
+    /// `[v, s]`: each ride's landing squares in order, with its modes.
+    paths: Vec<Vec<(Vec<u8>, RideMode, RideMode)>>,
+    /// `[v, k]`: the squares from which `v` attacks `k` (leaps and capturing rides).
+    reach: Vec<Mask>,
+    /// `[v, k]`: the same by leaps only.
+    leap_reach: Vec<Mask>,
+    /// `[v, s]`: the leap targets as a mask.
+    leap_mask: Vec<Mask>,
+}
+
+impl ValueMoves {
+    fn build(kinds: &[PieceKind], faces: &Faces, n: usize) -> ValueMoves {
+        let n1 = n + 1;
+        let nvalues = faces.kind.len() * 2;
+        let mut m = ValueMoves {
+            flip: [0; MAX_VALUES],
+            royal: [false; MAX_VALUES],
+            hand_kind: [0; MAX_VALUES],
+            rider: [false; MAX_VALUES],
+            leaps: vec![vec![]; nvalues * n1],
+            paths: vec![vec![]; nvalues * n1],
+            reach: vec![0; nvalues * n1],
+            leap_reach: vec![0; nvalues * n1],
+            leap_mask: vec![0; nvalues * n1],
+        };
+        for f in 1..faces.kind.len() {
+            let ki = faces.kind[f] as usize;
+            let kind = &kinds[ki];
+            let other = if faces.is_promoted[f] {
+                faces.unpromoted[ki]
+            } else {
+                faces.promoted[ki]
+            } as usize;
+            let face = faces.def[f].expect("faces 1..=nfaces are defined");
+            for c in [Colour::Black, Colour::White] {
+                let v = f << 1 | c.index();
+                m.royal[v] = kind.royal;
+                // A king is never captured in legal play; a hand slot keeps a
+                // bad pseudo-legal capture harmless (it is never dropped).
+                m.hand_kind[v] = ki as u8;
+                m.flip[v] = if kind.promoted.is_none() {
+                    v
+                } else {
+                    other << 1 | c.index()
+                } as u8;
+                for s in 1..=n as i32 {
+                    m.add_leaps(face, v, s, c.forward(), n);
+                    m.add_rides(face, v, s, c.forward(), n);
+                }
+            }
+        }
+        m
+    }
+
+    fn add_leaps(&mut self, face: &Face, v: usize, s: i32, fw: i32, n: usize) {
+        let n1 = n + 1;
+        let idx = v * n1 + s as usize;
+        let mut targets: Vec<u8> = vec![];
+        for &off in &face.leaps {
+            let t = s + off * fw;
+            if (1..=n as i32).contains(&t) && !targets.contains(&(t as u8)) {
+                targets.push(t as u8);
+                self.reach[v * n1 + t as usize] |= bit(s as u8);
+                self.leap_reach[v * n1 + t as usize] |= bit(s as u8);
+                self.leap_mask[idx] |= bit(t as u8);
+            }
+        }
+        self.leaps[idx] = targets;
+    }
+
+    fn add_rides(&mut self, face: &Face, v: usize, s: i32, fw: i32, n: usize) {
+        let n1 = n + 1;
+        let idx = v * n1 + s as usize;
+        for ride in &face.rides {
+            let step = ride.direction * fw * ride.stride;
+            let limit = if ride.max_distance == 0 {
+                i32::MAX
+            } else {
+                ride.max_distance
+            };
+            let mut path = vec![];
+            let mut t = s + step;
+            while (1..=n as i32).contains(&t) && (t - s).abs() <= limit {
+                path.push(t as u8);
+                if ride.capture != RideMode::None {
+                    self.reach[v * n1 + t as usize] |= bit(s as u8);
+                }
+                t += step;
+            }
+            if !path.is_empty() {
+                self.rider[v] = true;
+                self.paths[idx].push((path, ride.move_mode, ride.capture));
+            }
+        }
+    }
+}
+
+/// Lists of lists as one flat list and the start of each (a last index past the end).
+fn flatten(lists: &[Vec<u8>]) -> (Vec<u32>, Vec<u8>) {
+    let mut idx = vec![0u32];
+    let mut flat = vec![];
+    for l in lists {
+        flat.extend_from_slice(l);
+        idx.push(flat.len() as u32);
+    }
+    (idx, flat)
+}
+
+/// The rides of every value and square, flat.
+struct RideTable {
+    /// `[v, s]`: the first of its paths in `paths` (a last index past the end).
+    idx: Vec<u32>,
+    paths: Vec<Path>,
+    /// The paths' landing squares, one after another.
+    squares: Vec<u8>,
+    /// `[v, s]`: every square a leap or a ride may land on.
+    span: Vec<Mask>,
+}
+
+impl RideTable {
+    fn build(lists: &[Vec<(Vec<u8>, RideMode, RideMode)>], leap_mask: &[Mask]) -> RideTable {
+        let mut r = RideTable {
+            idx: vec![0],
+            paths: vec![],
+            squares: vec![],
+            span: leap_mask.to_vec(),
+        };
+        for (i, ps) in lists.iter().enumerate() {
+            for (squares, mv, cap) in ps {
+                let mask = squares.iter().fold(0, |m, &t| m | bit(t));
+                r.span[i] |= mask;
+                r.paths.push(Path {
+                    start: r.squares.len() as u32,
+                    len: squares.len() as u8,
+                    move_mode: *mv,
+                    capture: *cap,
+                    mask,
+                });
+                r.squares.extend_from_slice(squares);
+            }
+            r.idx.push(r.paths.len() as u32);
+        }
+        r
+    }
+}
+
+/// Leap attackers of each square by the square they stand on: `[c, k]`, the
+/// squares from which a piece of colour `c` leaps to `k`; `[c, k, p]`, the
+/// values that do so from `p` (one bit each).
+fn leap_attackers(leaps: &[Vec<u8>], nfaces: usize, n1: usize) -> (Vec<Mask>, Vec<u64>) {
+    let mut zone = vec![0; 2 * n1];
+    let mut from = vec![0u64; 2 * n1 * n1];
+    for c in 0..2 {
+        for f in 1..=nfaces {
+            let v = f << 1 | c;
+            for p in 1..n1 {
+                for &k in &leaps[v * n1 + p] {
+                    zone[c * n1 + k as usize] |= bit(p as u8);
+                    from[(c * n1 + k as usize) * n1 + p] |= 1 << v;
+                }
+            }
+        }
+    }
+    (zone, from)
+}
+
+/// The ride attackers of colour `c`: for each stride and direction (seen
+/// from the attacked square), the range at which each value captures the
+/// first piece met (slide) or the first beyond one screen (hop).
+fn ray_groups(faces: &[Option<&Face>], c: Colour, n: usize) -> Vec<RayGroup> {
+    let mut groups: Vec<(i32, i32, [u8; MAX_VALUES], [u8; MAX_VALUES])> = vec![];
+    for (f, face) in faces.iter().enumerate() {
+        let Some(face) = face else { continue };
+        let v = f << 1 | c.index();
+        for ride in &face.rides {
+            if ride.capture == RideMode::None {
+                continue;
+            }
+            let d = -ride.direction * c.forward();
+            let pos = match groups.iter().position(|g| g.0 == ride.stride && g.1 == d) {
+                Some(p) => p,
+                None => {
+                    groups.push((ride.stride, d, [0; MAX_VALUES], [0; MAX_VALUES]));
+                    groups.len() - 1
+                }
+            };
+            let rng = if ride.max_distance == 0 {
+                FAR
+            } else {
+                ride.max_distance.min(254) as u8
+            };
+            let g = &mut groups[pos];
+            let target = if ride.capture == RideMode::Slide {
+                &mut g.2
+            } else {
+                &mut g.3
+            };
+            target[v] = target[v].max(rng);
+        }
+    }
+    groups.sort_by_key(|g| (g.0, g.1));
+    groups
+        .into_iter()
+        .map(|(stride, d, slide_range, hop_range)| {
+            let mut lattice = vec![0; n + 1];
+            for (k, l) in lattice.iter_mut().enumerate().skip(1) {
+                let mut t = k as i32 + d * stride;
+                while (1..=n as i32).contains(&t) {
+                    *l |= bit(t as u8);
+                    t += d * stride;
+                }
+            }
+            RayGroup {
+                lattice,
+                down: d < 0,
+                slide_range,
+                hop_range,
+                has_hop: hop_range.iter().any(|&r| r != 0),
+            }
+        })
+        .collect()
+}
+
+/// The squares below and above each square, and between any two.
+struct Lines {
+    low: Vec<Mask>,
+    high: Vec<Mask>,
+    between: Vec<Mask>,
+}
+
+impl Lines {
+    fn new(n: usize) -> Lines {
+        let n1 = n + 1;
+        let bm = board_mask(n);
+        // One entry past each end, so that "beyond the king" works for a king on square 1 or n.
+        let low: Vec<Mask> = (0..=n + 1)
+            .map(|k| board_mask(k.saturating_sub(1)) & bm)
+            .collect();
+        let high: Vec<Mask> = (0..=n + 1).map(|k| bm & !board_mask(k)).collect();
+        let mut between = vec![0; n1 * n1];
+        for a in 0..=n {
+            for b in 0..=n {
+                between[a * n1 + b] = low[a.max(b)] & high[a.min(b)];
+            }
+        }
+        Lines { low, high, between }
     }
 }
 
