@@ -180,6 +180,112 @@ fn kind_letters(variant: &Variant) -> String {
     variant.kinds.iter().map(|k| k.letter.as_str()).collect()
 }
 
+/// A board token with its column and first square.
+type Placed = (usize, usize, Token);
+
+/// The board field's tokens, each with its column and first square, and the
+/// number of squares; the characters are checked, not the letters.
+fn board_tokens(field: &str, quote: Quote) -> Result<(Vec<Placed>, usize)> {
+    let bad = EngineError::Position;
+    let chars: Vec<char> = field.chars().collect();
+    if let Some(i) = chars
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || c == '+'))
+    {
+        return Err(bad(format!(
+            "board: unexpected character {} at column {}",
+            quote(&chars[i].to_string()),
+            i + 1
+        )));
+    }
+    if let Some(i) = (0..chars.len())
+        .find(|&i| chars[i] == '+' && !chars.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic()))
+    {
+        return Err(bad(format!(
+            "board: '+' at column {} must be followed by a piece letter",
+            i + 1
+        )));
+    }
+    let mut tokens: Vec<Placed> = vec![];
+    let mut square = 1usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let col = i + 1;
+        if chars[i].is_ascii_digit() {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let run: String = chars[i..j].iter().collect();
+            let what = format!("empty-square count at column {col}");
+            let count = ascii_int(&run, &what, "board", quote).map_err(bad)? as usize;
+            if count == 0 {
+                return Err(bad(format!("board: empty-square count 0 at column {col}")));
+            }
+            tokens.push((col, square, Token::Empty));
+            square = square.saturating_add(count);
+            i = j;
+        } else {
+            let promoted = chars[i] == '+';
+            let letter = chars[i + promoted as usize];
+            tokens.push((col, square, Token::Piece { promoted, letter }));
+            square += 1;
+            i += 1 + promoted as usize;
+        }
+    }
+    Ok((tokens, square - 1))
+}
+
+/// Checks that every letter is a piece of `variant` and that it is played
+/// on `n` squares; the message names another variant that fits where one does.
+fn check_letters(
+    tokens: &[Placed],
+    n: usize,
+    variant: &Variant,
+    others: &[Variant],
+    quote: Quote,
+) -> Result<()> {
+    let bad = EngineError::Position;
+    let letters: Vec<char> = tokens
+        .iter()
+        .filter_map(|(_, _, t)| match t {
+            Token::Piece { letter, .. } => Some(*letter),
+            Token::Empty => None,
+        })
+        .collect();
+    let unknown = tokens.iter().find_map(|(col, sq, t)| match t {
+        Token::Piece { promoted, letter } => unknown_letter(*promoted, *letter, variant)
+            .map(|why| (*col, *sq, *promoted, *letter, why)),
+        Token::Empty => None,
+    });
+    let hint = variant_hint(n, &letters, variant, others);
+    let title = variant.display_name();
+    if !variant.fits(n) && (unknown.is_none() || !hint.is_empty()) {
+        return Err(bad(match variant.board_length {
+            Some(len) => format!("board: {n} squares, but {title} is played on {len}{hint}"),
+            None => format!(
+                "board: {n} squares, but {title} needs {} to {}{hint}",
+                variant.min_length, variant.max_length
+            ),
+        }));
+    }
+    if let Some((col, sq, promoted, letter, why)) = unknown {
+        let l = quote(&letter.to_string());
+        if why == "cannot be promoted" {
+            return Err(bad(format!(
+                "board: piece {l} at column {col} (square {sq}) cannot be promoted"
+            )));
+        }
+        return Err(bad(format!(
+            "board: unknown piece letter {l} at column {} (square {sq}); {title} uses {}{}{hint}",
+            col + promoted as usize,
+            kind_letters(variant),
+            letter_o_hint(&letter.to_string())
+        )));
+    }
+    Ok(())
+}
+
 impl Setup {
     /// Reads a position string for `variant`.  `others` are the variants a
     /// message may suggest instead (the built-in ones); `tables` gives the
@@ -201,91 +307,8 @@ impl Setup {
                 fields.len()
             )));
         }
-        let chars: Vec<char> = fields[0].chars().collect();
-        if let Some(i) = chars
-            .iter()
-            .position(|&c| !(c.is_ascii_alphanumeric() || c == '+'))
-        {
-            return Err(bad(format!(
-                "board: unexpected character {} at column {}",
-                quote(&chars[i].to_string()),
-                i + 1
-            )));
-        }
-        if let Some(i) = (0..chars.len()).find(|&i| {
-            chars[i] == '+' && !chars.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic())
-        }) {
-            return Err(bad(format!(
-                "board: '+' at column {} must be followed by a piece letter",
-                i + 1
-            )));
-        }
-        // (column, first square, token) for each token.
-        let mut tokens: Vec<(usize, usize, Token)> = vec![];
-        let mut square = 1usize;
-        let mut i = 0;
-        while i < chars.len() {
-            let col = i + 1;
-            if chars[i].is_ascii_digit() {
-                let mut j = i;
-                while j < chars.len() && chars[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let run: String = chars[i..j].iter().collect();
-                let what = format!("empty-square count at column {col}");
-                let count = ascii_int(&run, &what, "board", quote).map_err(bad)? as usize;
-                if count == 0 {
-                    return Err(bad(format!("board: empty-square count 0 at column {col}")));
-                }
-                tokens.push((col, square, Token::Empty));
-                square = square.saturating_add(count);
-                i = j;
-            } else {
-                let promoted = chars[i] == '+';
-                let letter = chars[i + promoted as usize];
-                tokens.push((col, square, Token::Piece { promoted, letter }));
-                square += 1;
-                i += 1 + promoted as usize;
-            }
-        }
-        let n = square - 1;
-        let letters: Vec<char> = tokens
-            .iter()
-            .filter_map(|(_, _, t)| match t {
-                Token::Piece { letter, .. } => Some(*letter),
-                Token::Empty => None,
-            })
-            .collect();
-        let unknown = tokens.iter().find_map(|(col, sq, t)| match t {
-            Token::Piece { promoted, letter } => unknown_letter(*promoted, *letter, variant)
-                .map(|why| (*col, *sq, *promoted, *letter, why)),
-            Token::Empty => None,
-        });
-        let hint = variant_hint(n, &letters, variant, others);
-        let title = variant.display_name();
-        if !variant.fits(n) && (unknown.is_none() || !hint.is_empty()) {
-            return Err(bad(match variant.board_length {
-                Some(len) => format!("board: {n} squares, but {title} is played on {len}{hint}"),
-                None => format!(
-                    "board: {n} squares, but {title} needs {} to {}{hint}",
-                    variant.min_length, variant.max_length
-                ),
-            }));
-        }
-        if let Some((col, sq, promoted, letter, why)) = unknown {
-            let l = quote(&letter.to_string());
-            if why == "cannot be promoted" {
-                return Err(bad(format!(
-                    "board: piece {l} at column {col} (square {sq}) cannot be promoted"
-                )));
-            }
-            return Err(bad(format!(
-                "board: unknown piece letter {l} at column {} (square {sq}); {title} uses {}{}{hint}",
-                col + promoted as usize,
-                kind_letters(variant),
-                letter_o_hint(&letter.to_string())
-            )));
-        }
+        let (tokens, n) = board_tokens(fields[0], quote)?;
+        check_letters(&tokens, n, variant, others, quote)?;
         let t = tables(n)?;
         let mut board = vec![0u8; n];
         for (_, sq, tok) in &tokens {
