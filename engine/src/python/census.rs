@@ -17,8 +17,9 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::detach::{on_main_thread, panic_message};
 use super::values::PyMove;
-use super::{quote_value, type_name, ArgumentError, PyPosition, SearchLimit, TsumeError};
+use super::{quote_value, type_name, ArgumentError, PyPosition, PyTables, SearchLimit, TsumeError};
 use crate::census::{analyse, Halt};
 use crate::rules::position::Position;
 
@@ -86,27 +87,8 @@ pub fn census_analyse<'py>(
                 .unwrap_or(usize::MAX),
         ),
     };
-    let mut roots: Vec<Position> = vec![];
-    let mut tables = None;
-    for item in positions.try_iter()? {
-        let item = item?;
-        let p = item.cast::<PyPosition>().map_err(|_| {
-            ArgumentError::new_err(format!(
-                "positions must be Positions, not {} {}",
-                type_name(&item),
-                quote_value(&item)
-            ))
-        })?;
-        let p = p.borrow();
-        if tables.is_none() {
-            tables = Some(p.tables.clone_ref(py));
-        }
-        roots.push(p.pos.copy());
-    }
-    let threading = py.import("threading")?;
-    let on_main = threading
-        .call_method0("current_thread")?
-        .is(threading.call_method0("main_thread")?);
+    let (roots, tables) = read_roots(py, positions)?;
+    let on_main = on_main_thread(py)?;
     let mut pending: Option<PyErr> = None;
     let mut last = Instant::now();
     let cancels = CANCELS.load(Ordering::SeqCst);
@@ -141,13 +123,9 @@ pub fn census_analyse<'py>(
         Ok(Err(Halt::Mixed)) => return Err(ArgumentError::new_err(Halt::Mixed.message())),
         Ok(Err(halt)) => return Err(SearchLimit::new_err(halt.message())),
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
             return Err(PyRuntimeError::new_err(format!(
-                "internal error: the census failed ({what})"
+                "internal error: the census failed ({})",
+                panic_message(panic.as_ref())
             )));
         }
     };
@@ -170,4 +148,30 @@ pub fn census_analyse<'py>(
     stats.set_item("seconds_graph", s.seconds_graph)?;
     stats.set_item("seconds_backward", s.seconds_backward)?;
     Ok((answers, stats))
+}
+
+/// The engine positions of the `positions` argument, and the tables of the
+/// first (None if there is none).
+fn read_roots(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<Position>, Option<Py<PyTables>>)> {
+    let mut roots: Vec<Position> = vec![];
+    let mut tables = None;
+    for item in positions.try_iter()? {
+        let item = item?;
+        let p = item.cast::<PyPosition>().map_err(|_| {
+            ArgumentError::new_err(format!(
+                "positions must be Positions, not {} {}",
+                type_name(&item),
+                quote_value(&item)
+            ))
+        })?;
+        let p = p.borrow();
+        if tables.is_none() {
+            tables = Some(p.tables.clone_ref(py));
+        }
+        roots.push(p.pos.copy());
+    }
+    Ok((roots, tables))
 }

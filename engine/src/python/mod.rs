@@ -16,6 +16,7 @@ use crate::rules::error::EngineError;
 use crate::rules::notation;
 
 mod census;
+mod detach;
 mod limits;
 mod position;
 mod search;

@@ -17,6 +17,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::detach::{on_main_thread, panic_message};
 use super::limits::{PyLimits, PyOptions};
 use super::values::PyMove;
 use super::{tsume_error, PyPosition, PyTables};
@@ -150,11 +151,9 @@ impl PySearch {
                 "internal error: this search failed earlier and cannot go on",
             ));
         }
-        let main = py.import("threading")?;
-        let on_main = main
-            .call_method0("current_thread")?
-            .is(main.call_method0("main_thread")?);
-        self.shared.main_thread.store(on_main, Ordering::Relaxed);
+        self.shared
+            .main_thread
+            .store(on_main_thread(py)?, Ordering::Relaxed);
         let r = py.detach(|| {
             catch_unwind(AssertUnwindSafe(|| {
                 let mut s = self.inner.lock().unwrap_or_else(|p| p.into_inner());
@@ -183,13 +182,9 @@ impl PySearch {
             Ok(Err(Halt::Internal(msg))) => Err(PyRuntimeError::new_err(msg)),
             Err(panic) => {
                 self.broken.store(true, Ordering::Relaxed);
-                let what = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
                 Err(PyRuntimeError::new_err(format!(
-                    "internal error: the search failed ({what})"
+                    "internal error: the search failed ({})",
+                    panic_message(panic.as_ref())
                 )))
             }
         }
