@@ -68,6 +68,36 @@ pub struct Face {
     pub rides: Vec<Ride>,
 }
 
+impl Face {
+    /// Its leaps and rides are ones the tables can hold.
+    fn check(&self) -> std::result::Result<(), String> {
+        if self
+            .leaps
+            .iter()
+            .any(|&l| l == 0 || l.unsigned_abs() as usize >= MAX_SQUARES)
+        {
+            return Err(format!(
+                "face {}: a leap must be a non-zero offset below {MAX_SQUARES}",
+                self.name
+            ));
+        }
+        for r in &self.rides {
+            if r.direction != 1 && r.direction != -1 {
+                return Err(format!(
+                    "ride direction must be +1 or -1, not {}",
+                    r.direction
+                ));
+            }
+            if r.stride < 1 || r.stride as usize > MAX_SQUARES || r.max_distance < 0 {
+                return Err(format!(
+                    "ride stride must be 1 to {MAX_SQUARES} and max_distance >= 0"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A piece of the set.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct PieceKind {
@@ -162,14 +192,15 @@ impl Variant {
 
     /// Checks everything the tables rely on.
     pub fn validate(&self) -> Result<()> {
-        let err = |what: String| {
-            Err(EngineError::Variant(format!(
-                "variant {}: {what}",
-                self.name
-            )))
-        };
+        self.check_set()
+            .and_then(|()| self.check_lengths())
+            .map_err(|what| EngineError::Variant(format!("variant {}: {what}", self.name)))
+    }
+
+    /// The kinds, their letters, counts and moves.
+    fn check_set(&self) -> std::result::Result<(), String> {
         if self.kinds.is_empty() || self.kinds.len() > MAX_KINDS {
-            return err(format!(
+            return Err(format!(
                 "1 to {MAX_KINDS} piece kinds needed, not {}",
                 self.kinds.len()
             ));
@@ -180,77 +211,54 @@ impl Variant {
             .map(|k| 1 + k.promoted.is_some() as usize)
             .sum();
         if faces > MAX_FACES {
-            return err(format!("at most {MAX_FACES} faces, not {faces}"));
+            return Err(format!("at most {MAX_FACES} faces, not {faces}"));
         }
         if self.kinds.iter().filter(|k| k.royal).count() != 1 {
-            return err("exactly one royal piece kind needed".into());
+            return Err("exactly one royal piece kind needed".into());
         }
         for (i, k) in self.kinds.iter().enumerate() {
             let mut chars = k.letter.chars();
-            let (Some(c), None) = (chars.next(), chars.next()) else {
-                return err(format!(
-                    "piece letter {:?} must be one uppercase letter",
-                    k.letter
-                ));
-            };
-            if !c.is_ascii_uppercase() {
-                return err(format!(
+            if !matches!((chars.next(), chars.next()), (Some(c), None) if c.is_ascii_uppercase()) {
+                return Err(format!(
                     "piece letter {:?} must be one uppercase letter",
                     k.letter
                 ));
             }
             if self.kinds[..i].iter().any(|o| o.letter == k.letter) {
-                return err("duplicate piece letters".into());
+                return Err("duplicate piece letters".into());
             }
             if k.royal && k.promoted.is_some() {
-                return err("the royal piece must not flip".into());
+                return Err("the royal piece must not flip".into());
             }
             if k.count > MAX_COUNT {
-                return err(format!(
+                return Err(format!(
                     "at most {MAX_COUNT} pieces of a kind, not {}",
                     k.count
                 ));
             }
             for face in std::iter::once(&k.unpromoted).chain(k.promoted.iter()) {
-                if face
-                    .leaps
-                    .iter()
-                    .any(|&l| l == 0 || l.unsigned_abs() as usize >= MAX_SQUARES)
-                {
-                    return err(format!(
-                        "face {}: a leap must be a non-zero offset below {MAX_SQUARES}",
-                        face.name
-                    ));
-                }
-                for r in &face.rides {
-                    if r.direction != 1 && r.direction != -1 {
-                        return err(format!(
-                            "ride direction must be +1 or -1, not {}",
-                            r.direction
-                        ));
-                    }
-                    if r.stride < 1 || r.stride as usize > MAX_SQUARES || r.max_distance < 0 {
-                        return err(format!(
-                            "ride stride must be 1 to {MAX_SQUARES} and max_distance >= 0"
-                        ));
-                    }
-                }
+                face.check()?;
             }
         }
+        Ok(())
+    }
+
+    /// The board lengths.
+    fn check_lengths(&self) -> std::result::Result<(), String> {
         if self.min_length < 1 || self.min_length > self.max_length {
-            return err(format!(
+            return Err(format!(
                 "lengths {}..{} are not a range of board lengths",
                 self.min_length, self.max_length
             ));
         }
         if self.max_length as usize > MAX_SQUARES {
-            return err(format!(
+            return Err(format!(
                 "boards longer than {MAX_SQUARES} squares are not supported"
             ));
         }
         if let Some(n) = self.board_length {
             if !(self.min_length..=self.max_length).contains(&n) {
-                return err("board_length outside min/max".into());
+                return Err("board_length outside min/max".into());
             }
         }
         Ok(())
