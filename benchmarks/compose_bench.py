@@ -75,7 +75,8 @@ def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int,
             summary = seen[0]
         wall = time.monotonic() - started
         # The theme labels of the long problems (21 plies and more), counted.
-        long = [p for p in load(out) if (p.length or 0) >= 21] if out.exists() else []
+        # A run that took nothing leaves a collection of comments only, which load() refuses.
+        long = [p for p in load(out) if (p.length or 0) >= 21] if summary.accepted else []
         labels = {t: sum(t in p.tags for p in long) for t in THEMES}
     by_class = [sum(n for length, n in summary.by_length.items() if lo <= length <= hi) for lo, hi in CLASSES]
     cpu_min = max(summary.cpu, 1e-9) / 60
