@@ -57,6 +57,15 @@ def test_labels_are_exact(variant, position, defender, expected):
     assert labels(variant, position, defender)[0] == expected
 
 
+def test_a_long_ito_king_walk_needs_no_sacrifice():
+    """A Phoenix drives the king from square 27 to square 1, guarded from
+    afar by a cannon hopping the defender's own cannon: 53 plies, and the
+    defender never captures."""
+    found, line = labels("ito", "26k1+GcC b - 1")
+    assert len(line) == 53 and line[0] == "29-28" and line[-1] == "3-2"
+    assert found == ["king-walk", "quiet-key"]
+
+
 def test_an_unknown_theme_is_refused_in_one_line():
     with pytest.raises(ArgumentError, match="theme must be one of sacrifice, interposition"):
         Settings(theme="brilliancy").check()
