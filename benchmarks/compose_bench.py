@@ -5,7 +5,8 @@ Run:  .venv/bin/python benchmarks/compose_bench.py [ito] [rutherford]
           [--workers 1,2] [--seed K] [--length MIN[-MAX]] [--parents FILE]
           [--keep DIR]
 
-For every variant, method (``all`` is the three together) and worker count,
+For every variant, method (``all`` is the three defaults together; methods
+joined by ``+``, such as ``stretch+climb``, run together) and worker count,
 ``tsume.compose.compose()`` runs for ``M`` CPU-minutes (``M * 60 / workers``
 seconds of wall clock) into a fresh collection, and the script prints: the
 shards merged, candidates tried and per CPU-second, sound problems accepted
@@ -24,9 +25,9 @@ thread time, so threads are counted fairly.
 CPU-minutes, however long that takes on the clock (a busy machine: the
 same work as on an idle one), instead of after ``M * 60 / workers`` seconds.
 
-``--parents FILE[,FILE...]`` seeds mutate, the reverse method and the climb with the
-collections' problems (as ``tsume compose --parents``); ``--keep DIR`` keeps each run's
-collection.  Not a test: it asserts nothing and prints numbers.
+``--parents FILE[,FILE...]`` seeds mutate, the reverse method, the climb and
+the stretch with the collections' problems (as ``tsume compose --parents``);
+``--keep DIR`` keeps each run's collection.  Not a test: it asserts nothing and prints numbers.
 """
 
 from __future__ import annotations
@@ -94,13 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("variants", nargs="*", default=["ito", "rutherford"])
     ap.add_argument("--methods", default="random,mutate,reverse,all",
-                    help="comma-separated methods to measure one by one; 'all' is the three together")
+                    help="comma-separated methods to measure one by one; 'all' is the three defaults together, "
+                         "and methods joined by '+' (stretch+climb) run together")
     ap.add_argument("--cpu-minutes", type=float, default=2.0)
     ap.add_argument("--workers", default="1,2",
                     help="worker counts to measure, comma-separated; a 't' after one (2t) runs threads, not processes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--length", default=None, help="MIN[-MAX] plies, as tsume compose --length")
-    ap.add_argument("--parents", default=None, help="collections (comma-separated) whose problems seed mutate, reverse and the climb")
+    ap.add_argument("--parents", default=None, help="collections (comma-separated) whose problems seed mutate, reverse, the climb and the stretch")
     ap.add_argument("--keep", default=None, help="a directory that keeps every run's collection")
     ap.add_argument("--by-cpu", action="store_true",
                     help="end each run when its merged shards have used the CPU-minutes, not on the clock")
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|")
     for variant in a.variants:
         for method in a.methods.split(","):
-            methods = "random,mutate,reverse" if method == "all" else method  # climb: named on its own
+            methods = "random,mutate,reverse" if method == "all" else method.replace("+", ",")
             base = None
             for w, threads in workers:
                 r = one_run(variant, methods, w, a.cpu_minutes, a.seed,

@@ -1145,11 +1145,11 @@ def _compose_progress(enabled: bool, count: int | None, time_limit: float | None
 @click.option("--length", "length", default=None, metavar="MIN[-MAX]",
               help="Keep problems of MIN to MAX plies (MIN alone: at least MIN).")
 @click.option("--method", "methods", default="random,mutate,reverse", show_default=True, metavar="M,...",
-              help="Candidate sources (random, mutate, reverse, climb), taken in turn shard by shard.")
+              help="Candidate sources (random, mutate, reverse, climb, stretch), taken in turn shard by shard.")
 @click.option("--material", default=None, metavar="SPEC",
               help="Material profile, e.g. 'attacker=G+T, hand=2P, defender=1-2' (docs/compose.md).")
 @click.option("--parents", "parents_file", default=None, metavar="FILE",
-              help="A collection whose problems seed the mutate, reverse and climb methods.")
+              help="A collection whose problems seed the mutate, reverse, climb and stretch methods.")
 @click.option("--strict", is_flag=True, help="Also demand a unique attacker move in every variation.")
 @click.option("--per-length", "per_length", type=COUNT, default=None, metavar="N",
               help="Keep at most N problems of each length (a collection that spans the lengths).")

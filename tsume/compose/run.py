@@ -53,6 +53,7 @@ from .memo import considered, mated
 from .material import Material, parse_material
 from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, mates_by_drop, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
+from .stretch import stretches
 from .state import Saved
 from .state import load as load_state
 from .state import save as save_state
@@ -70,6 +71,9 @@ ADDED_SETTINGS = ("parent_ideas", "theme", "beam", "avoid", "novelty")
 OFF_THEME = "off-theme"
 #: The stage of a sound problem with a label of the run's ``--avoid-theme``.
 AVOIDED = "avoided"
+#: The stages of a stretched problem that mates longer and that a stretch
+#: goes on from (a clean mate not sound yet may become sound further on).
+STRETCHED = ("accepted", "length", "unsound", OFF_THEME, AVOIDED)
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
 
@@ -304,9 +308,9 @@ class _Shard:
         self.found.append((weight, length, c.fen(), c.defender, nodes))
 
     def budget_left(self) -> bool:
-        # A climb reads many children at each length: a longer shard keeps
-        # a beam going for several lengths.
-        size = self.s.shard_size * (CLIMB_BUDGET if self.method == "climb" else 1)
+        # A climb or a stretch reads many children at each length: a longer
+        # shard keeps one going for several lengths.
+        size = self.s.shard_size * (CLIMB_BUDGET if self.method in ("climb", "stretch") else 1)
         return self.out.candidates < size
 
     def try_one(self, c: Candidate, parent_nodes: int | None = None,
@@ -443,6 +447,50 @@ class _Shard:
                 current, length, nodes = nxt, nlen, nnodes
 
 
+    def _measured(self, c: Candidate) -> tuple[int | None, int | None]:
+        """The length of a parent of --parents and the nodes its mate took,
+        from a plain solve under the widest limits (a long one costs more
+        than the base); no length when that finds no mate."""
+        r, nodes = mated(c, self.s.limits.widest())
+        return (None, None) if r is None or r.length is None else (r.length, nodes)
+
+    def _stretch(self) -> None:
+        source = random_candidates(self.rng, self.s.variant, self.material)
+        walks = 0
+        while self.budget_left():
+            if not self.parents:
+                self.try_one(next(source))  # no parent yet: random ones until one mates
+                continue
+            # The first walk of a shard starts from the parent its index
+            # points at (the shards of a generation stretch different ones).
+            walks += 1
+            if walks == 1:
+                _w, length, current, nodes = self.parents[(self.index // len(self.s.methods)) % len(self.parents)]
+            else:
+                length, current, nodes = self._parent()
+            if length is None:
+                length, nodes = self._measured(current)
+                if length is None:
+                    continue
+            # Uphill: every stretch of the current problem is tried, and the
+            # walk goes on from the longest that mates (a sound one first).
+            while self.budget_left():
+                best: tuple[bool, int, Candidate, int | None] | None = None
+                children = stretches(current)
+                self.rng.shuffle(children)
+                for child in children:
+                    if not self.budget_left():
+                        break
+                    t = self.try_one(child, nodes)
+                    if t.length is None or t.length <= length or t.stage not in STRETCHED:
+                        continue
+                    rank = (t.stage != "length", t.length)
+                    if best is None or rank > best[:2]:
+                        best = (rank[0], t.length, t.candidate, t.nodes)
+                if best is None:
+                    break
+                _sound, length, current, nodes = best
+
     def _climb(self) -> None:
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
         walks = 0
@@ -461,12 +509,9 @@ class _Shard:
             elif self.parents and self.rng.random() < 0.75:
                 length, start, nodes = self._parent()
             if start is not None and length is None:
-                # A parent of --parents: its length, from a plain solve under
-                # the widest limits (a long one costs more than the base).
-                r, nodes = mated(start, self.s.limits.widest())
-                if r is None or r.length is None:
+                length, nodes = self._measured(start)
+                if length is None:
                     continue
-                length = r.length
             if start is None or length is None:
                 _mated, start = next(pictures)
                 if "drop-mate" in self.s.avoid and mates_by_drop(start):

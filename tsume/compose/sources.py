@@ -18,8 +18,9 @@ from ..render import canonical_order
 
 __all__ = ["random_candidates", "mutate", "mate_pictures", "two_plies_back", "METHODS", "DEFAULT_METHODS"]
 
-#: The methods ``tsume compose --method`` accepts (``climb``: tsume.compose.climb).
-METHODS = ("random", "mutate", "reverse", "climb")
+#: The methods ``tsume compose --method`` accepts (``climb``: tsume.compose.climb;
+#: ``stretch``: tsume.compose.stretch).
+METHODS = ("random", "mutate", "reverse", "climb", "stretch")
 #: The methods of a run that names none.
 DEFAULT_METHODS = ("random", "mutate", "reverse")
 
