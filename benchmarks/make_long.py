@@ -2,14 +2,15 @@
 from the collections of several composing runs.
 
 Run:  .venv/bin/python benchmarks/make_long.py VARIANT OUT RUN.tsume [RUN.tsume ...]
-          [--min-length 21] [--share 0.5] [--exempt LABEL,...] [--header FILE]
+          [--min-length 21] [--per-length N] [--share 0.5] [--exempt LABEL,...] [--header FILE]
 
 Takes every problem of ``--min-length`` plies and more from the runs' collections (in the
 order given), drops any that is the same idea as one before it (tsume.compose.idea),
-keeps the most that :func:`tsume.compose.variety.balanced` can with no theme label but the
+with ``--per-length N`` keeps the first N of each length, then keeps the most that :func:`tsume.compose.variety.balanced` can with no theme label but the
 ``--exempt`` ones on more than ``--share`` of them, numbers them afresh (``ito-c0001``, ...,
 shortest first) and writes OUT with the text of ``--header`` as its first comment lines.
-Each problem's provenance gains ``run=K``: the K-th collection given.  Prints the label
+Each problem's provenance gains ``run=K``: the K-th collection given (a problem whose
+provenance says ``run=J`` already, from a collection made by this script, gets ``run=K.J``).  Prints the label
 counts before and after.  With ``--records FILE`` (problems/records.tsume), its composed
 records of the variant (``composed-ito-01``, ...) are written afresh: the longest problem of
 OUT, then for every label whose longest problem no record holds yet the longest with it.
@@ -73,12 +74,33 @@ def rewrite_records(path: Path, new: list[Record], abbrev: str) -> None:
     write_atomic(path, text.rstrip("\n") + "\n")
 
 
+def first_of_each_length(problems: list[Record], most: int) -> list[Record]:
+    """The first ``most`` of ``problems`` of each length, in their order."""
+    taken: dict[int, int] = {}
+    out = []
+    for p in problems:
+        n = taken.get(p.length or 0, 0)
+        if n < most:
+            taken[p.length or 0] = n + 1
+            out.append(p)
+    return out
+
+
+def _run(provenance: str | None, k: int) -> str:
+    """``provenance`` with the run it came from: ``run=K``, or ``run=K.J`` when it says ``run=J``."""
+    text = provenance or ""
+    if re.search(r"; run=[0-9.]+$", text):
+        return re.sub(r"; run=([0-9.]+)$", lambda m: f"; run={k}.{m.group(1)}", text)
+    return f"{text}; run={k}" if text else f"run={k}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("variant", choices=sorted(ABBREV))
     ap.add_argument("out")
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--min-length", type=int, default=21)
+    ap.add_argument("--per-length", type=int, default=None, help="keep at most N ideas of each length, the first")
     ap.add_argument("--share", type=float, default=0.5)
     ap.add_argument("--exempt", default="", help="labels that may stand on more than the share, comma-separated")
     ap.add_argument("--header", default=None, help="a text file: the collection's first comment lines")
@@ -88,9 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     for k, path in enumerate(a.runs, 1):
         for p in load(path):
             if p.variant == a.variant and (p.length or 0) >= a.min_length:
-                found.append(dataclasses.replace(p, provenance=f"{p.provenance}; run={k}"))
+                found.append(dataclasses.replace(p, provenance=_run(p.provenance, k)))
     unique = distinct(found)
-    kept = balanced(unique, a.share, [t for t in a.exempt.split(",") if t])
+    spread = unique if a.per_length is None else first_of_each_length(unique, a.per_length)
+    kept = balanced(spread, a.share, [t for t in a.exempt.split(",") if t])
     kept.sort(key=lambda p: p.length or 0)  # stable: the runs' order among equals
     out = [dataclasses.replace(p, id=f"{ABBREV[a.variant]}-c{i:04d}", source=None) for i, p in enumerate(kept, 1)]
     header = Path(a.header).read_text(encoding="utf-8").rstrip("\n") if a.header else None

@@ -228,8 +228,9 @@ def test_an_interposition_only_mate_is_mated_at_once():
     assert not K._mated(R.parse_position("2gC1Fk1+P1+P2G17 w 2THFch", rules), rules, frozenset())
 
 
-#: A position of long-ito's ito-c0063 where the writer's witness needs "M"
-#: nodes: no mate within 13 plies, shown on its line.
+#: A position of a 27-ply Ito problem (kG1Ff+T+t1+P+H+P2G17 b H 1) where
+#: the writer's witness needs "M" nodes: no mate within 13 plies, shown on
+#: its line.
 M_POSITION = "1G2k2C+t1+P2G17 b PHFtchf"
 
 
