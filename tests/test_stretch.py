@@ -72,3 +72,10 @@ def test_a_stretch_run_walks_a_parent_uphill():
     for a in r.accepted:
         rep = verify(Problem(a["position"], variant="ito", defender=a["defender"]))
         assert rep.verdict == "sound" and rep.length == a["length"], a
+
+
+def test_a_stretch_shard_repeats_with_its_seed():
+    seed = Record(id="walk", position=WALK, variant="ito", length=13)
+    s = settings_from("ito", methods="stretch", seed=5, length="15-99", parents=[seed], shard_size=2)
+    first = run_shard(s, 0)
+    assert first.candidates > 0 and first.accepted == run_shard(s, 0).accepted
