@@ -138,7 +138,7 @@ def main() -> None:
             cold, warm = page_load(server.url, args.repeat)
             print(f"page load, navigation to ready: first {spread(cold)}; again {spread(warm)}")
 
-        for collection, pid in (("examples", "ito-09"), ("examples", "rutherford-15"), ("records", "composed-ito-04")):
+        for collection, pid in (("examples", "ito-09"), ("examples", "rutherford-15"), ("records", "composed-ito-03")):
             try:
                 pr = find(load(locate(collection)), pid)
             except Exception:  # noqa: BLE001 - a collection another version renamed

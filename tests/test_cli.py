@@ -466,7 +466,7 @@ def test_v_is_verbose():
 def test_statistics_say_when_the_table_filled_up():
     # A table of the fewest entries fills up and drops entries again and
     # again: the statistics say so, and what to do about it.
-    args = ["-f", "records", "--id", "composed-ito-04", "--nodes", "100000"]
+    args = ["5k3+g3+F+P1+h2PFC1H2T+C+tG1 b - 1", "--nodes", "100000"]  # an Ito mate in 45
     small = run("solve", "--memory", "1", *args)
     assert "the table filled up" in small.stdout and "a larger --memory may be faster" in small.stdout
     assert "the table filled up" not in run("solve", *args).stdout
