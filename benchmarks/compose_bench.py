@@ -27,7 +27,8 @@ same work as on an idle one), instead of after ``M * 60 / workers`` seconds.
 
 ``--parents FILE[,FILE...]`` seeds mutate, the reverse method, the climb and
 the stretch with the collections' problems (as ``tsume compose --parents``);
-``--keep DIR`` keeps each run's collection.  Not a test: it asserts nothing and prints numbers.
+``--keep DIR`` keeps each run's collection.  Not a test: it asserts nothing
+and prints numbers.
 """
 
 from __future__ import annotations

@@ -5,12 +5,13 @@ Run:  .venv/bin/python benchmarks/make_long.py VARIANT OUT RUN.tsume [RUN.tsume 
           [--min-length 21] [--per-length N] [--share 0.5] [--exempt LABEL,...] [--header FILE]
 
 Takes every problem of ``--min-length`` plies and more from the runs' collections (in the
-order given), drops any that is the same idea as one before it (tsume.compose.idea),
-with ``--per-length N`` keeps the first N of each length, then keeps the most that :func:`tsume.compose.variety.balanced` can with no theme label but the
-``--exempt`` ones on more than ``--share`` of them, numbers them afresh (``ito-c0001``, ...,
-shortest first) and writes OUT with the text of ``--header`` as its first comment lines.
-Each problem's provenance gains ``run=K``: the K-th collection given (a problem whose
-provenance says ``run=J`` already, from a collection made by this script, gets ``run=K.J``).  Prints the label
+order given), drops any that is the same idea as one before it (tsume.compose.idea), with
+``--per-length N`` keeps the first N of each length, then keeps the most that
+:func:`tsume.compose.variety.balanced` can with no theme label but the ``--exempt`` ones on
+more than ``--share`` of them, numbers them afresh (``ito-c0001``, ..., shortest first) and
+writes OUT with the text of ``--header`` as its first comment lines.  Each problem's
+provenance gains ``run=K``: the K-th collection given (a problem whose provenance says
+``run=J`` already, from a collection made by this script, gets ``run=K.J``).  Prints the label
 counts before and after.  With ``--records FILE`` (problems/records.tsume), its composed
 records of the variant (``composed-ito-01``, ...) are written afresh: the longest problem of
 OUT, then for every label whose longest problem no record holds yet the longest with it.
@@ -89,8 +90,9 @@ def first_of_each_length(problems: list[Record], most: int) -> list[Record]:
 def _run(provenance: str | None, k: int) -> str:
     """``provenance`` with the run it came from: ``run=K``, or ``run=K.J`` when it says ``run=J``."""
     text = provenance or ""
-    if re.search(r"; run=[0-9.]+$", text):
-        return re.sub(r"; run=([0-9.]+)$", lambda m: f"; run={k}.{m.group(1)}", text)
+    nested, found = re.subn(r"; run=([0-9.]+)$", lambda m: f"; run={k}.{m.group(1)}", text)
+    if found:
+        return nested
     return f"{text}; run={k}" if text else f"run={k}"
 
 

@@ -303,6 +303,14 @@ class _Shard:
         _, length, c, nodes = self.rng.choices(self.parents, weights=weights)[0]
         return length, c, nodes
 
+    def _indexed_parent(self) -> tuple[int | None, Candidate, int | None]:
+        """The parent this shard's index points at (as :meth:`_parent`
+        gives one): a shard's first walk starts there, so that the shards of
+        a generation start from different parents, not all from the
+        heaviest."""
+        _w, length, c, nodes = self.parents[(self.index // len(self.s.methods)) % len(self.parents)]
+        return length, c, nodes
+
     def _keep(self, weight: int, length: int, c: Candidate, nodes: int) -> None:
         self.parents.append((weight, length, c, nodes))
         self.found.append((weight, length, c.fen(), c.defender, nodes))
@@ -446,7 +454,6 @@ class _Shard:
                     break
                 current, length, nodes = nxt, nlen, nnodes
 
-
     def _measured(self, c: Candidate) -> tuple[int | None, int | None]:
         """The length of a parent of --parents and the nodes its mate took,
         from a plain solve under the widest limits (a long one costs more
@@ -461,13 +468,8 @@ class _Shard:
             if not self.parents:
                 self.try_one(next(source))  # no parent yet: random ones until one mates
                 continue
-            # The first walk of a shard starts from the parent its index
-            # points at (the shards of a generation stretch different ones).
             walks += 1
-            if walks == 1:
-                _w, length, current, nodes = self.parents[(self.index // len(self.s.methods)) % len(self.parents)]
-            else:
-                length, current, nodes = self._parent()
+            length, current, nodes = self._indexed_parent() if walks == 1 else self._parent()
             if length is None:
                 length, nodes = self._measured(current)
                 if length is None:
@@ -475,7 +477,7 @@ class _Shard:
             # Uphill: every stretch of the current problem is tried, and the
             # walk goes on from the longest that mates (a sound one first).
             while self.budget_left():
-                best: tuple[bool, int, Candidate, int | None] | None = None
+                best: tuple[tuple[bool, int], Candidate, int | None] | None = None
                 children = stretches(current)
                 self.rng.shuffle(children)
                 for child in children:
@@ -485,11 +487,11 @@ class _Shard:
                     if t.length is None or t.length <= length or t.stage not in STRETCHED:
                         continue
                     rank = (t.stage != "length", t.length)
-                    if best is None or rank > best[:2]:
-                        best = (rank[0], t.length, t.candidate, t.nodes)
+                    if best is None or rank > best[0]:
+                        best = (rank, t.candidate, t.nodes)
                 if best is None:
                     break
-                _sound, length, current, nodes = best
+                (_sound, length), current, nodes = best
 
     def _climb(self) -> None:
         pictures = mate_pictures(self.rng, self.s.variant, self.material)
@@ -505,7 +507,7 @@ class _Shard:
             walks += 1
             start: Candidate | None = None
             if self.parents and walks == 1:
-                _w, length, start, nodes = self.parents[(self.index // len(self.s.methods)) % len(self.parents)]
+                length, start, nodes = self._indexed_parent()
             elif self.parents and self.rng.random() < 0.75:
                 length, start, nodes = self._parent()
             if start is not None and length is None:
