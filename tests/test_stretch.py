@@ -79,3 +79,10 @@ def test_a_stretch_shard_repeats_with_its_seed():
     s = settings_from("ito", methods="stretch", seed=5, length="15-99", parents=[seed], shard_size=2)
     first = run_shard(s, 0)
     assert first.candidates > 0 and first.accepted == run_shard(s, 0).accepted
+
+
+def test_a_stretch_shard_ends_when_no_parent_mates():
+    dead = Record(id="dead", position="k29K b - 1", variant="ito")  # no check at all
+    s = settings_from("ito", methods="stretch", seed=1, parents=[dead], shard_size=2)
+    r = run_shard(s, 0)
+    assert r.candidates >= 20 and not r.accepted

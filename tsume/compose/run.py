@@ -473,6 +473,9 @@ class _Shard:
             if length is None:
                 length, nodes = self._measured(current)
                 if length is None:
+                    # A parent that does not mate: counted as a candidate, so
+                    # that a shard whose parents all fail still ends.
+                    self.out.candidates += 1
                     continue
             # Uphill: every stretch of the current problem is tried, and the
             # walk goes on from the longest that mates (a sound one first).
