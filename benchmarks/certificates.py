@@ -4,6 +4,7 @@ write them (verify's own time apart) and to check the collection's file.
 
     python benchmarks/certificates.py                  # every collection
     python benchmarks/certificates.py seed-ito --time-limit 30
+    python benchmarks/certificates.py records --id composed-ito-01 --time-limit 3600
 
 A problem the writer cannot certify within the time limit (seconds of search
 per problem) is counted with its reason.  The flawed collection is measured
@@ -24,11 +25,13 @@ from tsume.certificate.check import check_certificate
 from tsume.certificate.write import CertificateError, certificate_for, pack
 
 
-def measure(name: str, time_limit: float) -> dict:
+def measure(name: str, time_limit: float, ids: set[str] | None = None) -> dict:
     written, sizes, refused = [], [], {}
     write_cpu = check_cpu = 0.0
     slowest = (0.0, "")
     for rec in C.load(C.locate(name)):
+        if ids and rec.id not in ids:
+            continue
         problem = rec.problem()
         report = verify(problem, id=rec.id)
         started = time.process_time()
@@ -61,9 +64,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", default=list(C.bundled_names()))
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds of search per problem (writer)")
+    parser.add_argument("--id", action="append", default=None, help="only this problem (may be given more than once)")
     args = parser.parse_args()
     for name in args.names:
-        m = measure(name, args.time_limit)
+        m = measure(name, args.time_limit, set(args.id) if args.id else None)
         refused = "; ".join(f"{n} {why}" for why, n in sorted(m["refused"].items(), key=lambda kv: -kv[1])) or "none"
         print(f"{m['collection']}: {m['certified']} certified, {m['bytes']:,} bytes (largest {m['largest']:,}), "
               f"write {m['write_cpu']:.1f} s CPU (slowest {m['slowest'][0]:.1f} s, {m['slowest'][1]}), "

@@ -1,0 +1,121 @@
+"""How fast Rutherford's king walks: every small family of mates on a short
+board, then the same positions on longer boards, and the plies each square
+adds.
+
+Run:  .venv/bin/python benchmarks/walk_growth.py [--men 1-2] [--hand 0-2]
+          [--board 16] [--boards 24,32,48,64] [--workers 2]
+
+Each position has White's king on square 1 (it walks towards the far end:
+Rutherford's king never steps back), one to ``--men`` Black men of any
+kind, either side up, on squares 2 to 8, ``--hand`` Black pieces in hand,
+no Black king and nothing in White's hand (``--defender rest`` gives White
+the rest of the set).  Every position that mates in 9 plies or more on a
+``--board``-square board is solved again with the board lengthened at its
+far end, to each length of ``--boards``.  A walk driving the king two
+squares a turn adds one ply a square; one square a turn, two.  A Rutherford
+problem of 101 plies needs more than 1.5 plies a square over the 64-square
+board.  Prints how many positions grow at each rate from one board to the
+next, and the longest mates on the longest board.  Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from tsume import Limits, Problem, TsumeError, solve
+
+KINDS = [k for base in "PSNBL" for k in (base, "+" + base)]
+NODES = 300_000
+
+
+def board(n: int, men: dict[int, str]) -> str:
+    """The board part of a position string: White's king on 1, ``men`` (square: letter) on an ``n``-square board."""
+    out, empty = "", 0
+    for s in range(1, n + 1):
+        man = "k" if s == 1 else men.get(s)
+        if man is None:
+            empty += 1
+            continue
+        out += (str(empty) if empty else "") + man
+        empty = 0
+    return out + (str(empty) if empty else "")
+
+
+def hand(pieces: tuple[str, ...]) -> str:
+    counts = Counter(pieces)
+    return "".join((str(n) if n > 1 else "") + k for k, n in counts.items()) or "-"
+
+
+def positions(most_men: tuple[int, int], most_hand: tuple[int, int]) -> list[tuple[dict[int, str], str]]:
+    """Every family member: (men by square, hand), in a fixed order."""
+    hands = [hand(h) for k in range(most_hand[0], most_hand[1] + 1)
+             for h in itertools.combinations_with_replacement("PSNBL", k)]
+    out = []
+    for k in range(most_men[0], most_men[1] + 1):
+        for squares in itertools.combinations(range(2, 9), k):
+            for kinds in itertools.product(KINDS, repeat=k):
+                out.extend((dict(zip(squares, kinds)), h) for h in hands)
+    return out
+
+
+def length(men: dict[int, str], held: str, n: int, defender: str) -> int | None:
+    try:
+        r = solve(Problem(f"{board(n, men)} b {held} 1", variant="rutherford", defender=defender),
+                  limits=Limits(nodes=NODES), variations=False)
+    except TsumeError:
+        return None  # not a legal problem (a man that can never move, a king in check)
+    return r.length
+
+
+def grow(job: tuple[dict[int, str], str, int, tuple[int, ...], str]) -> list[int | None] | None:
+    """The mate lengths of one position on the short board and on each longer one (None: no mate found)."""
+    men, held, n, boards, defender = job
+    first = length(men, held, n, defender)
+    if first is None or first < 9:
+        return None
+    return [first] + [length(men, held, m, defender) for m in boards]
+
+
+def span(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--men", default="1-2", help="Black men on the board, MIN-MAX (default 1-2)")
+    ap.add_argument("--hand", default="0-2", help="Black pieces in hand, MIN-MAX (default 0-2)")
+    ap.add_argument("--board", type=int, default=16, help="the short board's length (default 16)")
+    ap.add_argument("--boards", default="24,32,48,64", help="the longer boards, comma-separated")
+    ap.add_argument("--defender", default="none", help="White's hand: none (default) or rest")
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    boards = tuple(int(x) for x in a.boards.split(","))
+    family = positions(span(a.men), span(a.hand))
+    started = time.time()
+    jobs = [(men, held, a.board, boards, a.defender) for men, held in family]
+    with ProcessPoolExecutor(a.workers) as pool:
+        grown = [(job, r) for job, r in zip(jobs, pool.map(grow, jobs, chunksize=64)) if r is not None]
+    print(f"{len(family)} positions, {len(grown)} mating in 9 plies or more on {a.board} squares "
+          f"({time.time() - started:.0f} s with {a.workers} workers)")
+    lengths = (a.board,) + boards
+    for i in range(len(boards)):
+        rates: Counter[str] = Counter()
+        for _job, r in grown:
+            if r[i] is None:
+                continue
+            rates["no mate" if r[i + 1] is None else f"{(r[i + 1] - r[i]) / (lengths[i + 1] - lengths[i]):.2f}"] += 1
+        print(f"{lengths[i]} -> {lengths[i + 1]} squares, plies a square:",
+              ", ".join(f"{k}: {v}" for k, v in sorted(rates.items())))
+    longest = sorted(((r[-1], board(a.board, job[0]) + " b " + job[1]) for job, r in grown if r[-1] is not None),
+                     reverse=True)[:5]
+    print(f"longest on {lengths[-1]} squares:", "; ".join(f"{p} (on {a.board} squares): {n} plies" for n, p in longest)
+          if longest else "none")
+
+
+if __name__ == "__main__":
+    main()
