@@ -3,7 +3,7 @@
 Run:  .venv/bin/python benchmarks/compose_bench.py [ito] [rutherford]
           [--methods random,mutate,reverse,all] [--cpu-minutes M]
           [--workers 1,2] [--seed K] [--length MIN[-MAX]] [--parents FILE]
-          [--keep DIR]
+          [--material SPEC] [--keep DIR]
 
 For every variant, method (``all`` is the three defaults together; methods
 joined by ``+``, such as ``stretch+climb``, run together) and worker count,
@@ -27,7 +27,9 @@ same work as on an idle one), instead of after ``M * 60 / workers`` seconds.
 
 ``--parents FILE[,FILE...]`` seeds mutate, the reverse method, the climb and
 the stretch with the collections' problems (as ``tsume compose --parents``);
-``--keep DIR`` keeps each run's collection.  Not a test: it asserts nothing
+``--material SPEC`` draws the random candidates and mate pictures from one
+material profile (as ``tsume compose --material``); ``--keep DIR`` keeps
+each run's collection.  Not a test: it asserts nothing
 and prints numbers.
 """
 
@@ -53,9 +55,9 @@ class _Spent(Exception):
 
 def one_run(variant: str, methods: str, workers: int, minutes: float, seed: int, parents, keep: Path | None,
             length: str | None = None, threads: bool = False, by_cpu: bool = False,
-            avoid: str | None = None, novelty: bool = False) -> dict:
+            avoid: str | None = None, novelty: bool = False, material: str | None = None) -> dict:
     settings = settings_from(variant, methods=methods, seed=seed, parents=parents, length=length, avoid=avoid,
-                             novelty=novelty)
+                             novelty=novelty, material=material)
     with tempfile.TemporaryDirectory() as tmp:
         out = (keep or Path(tmp)) / f"{variant}-{methods.replace(',', '+')}-w{workers}{'t' if threads else ''}.tsume"
         if out.exists():
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--length", default=None, help="MIN[-MAX] plies, as tsume compose --length")
     ap.add_argument("--parents", default=None, help="collections (comma-separated) whose problems seed mutate, reverse, the climb and the stretch")
+    ap.add_argument("--material", default=None, help="a material profile (tsume compose --material)")
     ap.add_argument("--keep", default=None, help="a directory that keeps every run's collection")
     ap.add_argument("--by-cpu", action="store_true",
                     help="end each run when its merged shards have used the CPU-minutes, not on the clock")
@@ -126,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             for w, threads in workers:
                 r = one_run(variant, methods, w, a.cpu_minutes, a.seed,
                            [p for p in parents or [] if p.variant == variant], keep, a.length, threads, a.by_cpu,
-                           a.avoid_theme, a.novelty)
+                           a.avoid_theme, a.novelty, a.material)
                 base = base or r["per_wall_min"] or None
                 scale = f"{r['per_wall_min'] / base:.2f}x" if base else "-"
                 print(f"| {variant} | {method} | {w}{' threads' if threads else ''} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['shards']} | "
