@@ -3,12 +3,13 @@ board, then the same positions on longer boards, and the plies each square
 adds.
 
 Run:  .venv/bin/python benchmarks/walk_growth.py [--men 1-2] [--hand 0-2]
-          [--board 16] [--boards 24,32,48,64] [--workers 2]
+          [--white 0] [--board 16] [--boards 24,32,48,64] [--workers 2]
 
 Each position has White's king on square 1 (it walks towards the far end:
 Rutherford's king never steps back), one to ``--men`` Black men of any
 kind, either side up, on squares 2 to 8, ``--hand`` Black pieces in hand,
-no Black king and nothing in White's hand (``--defender rest`` gives White
+``--white`` White men besides the king on those squares too (none by
+default), no Black king and nothing in White's hand (``--defender rest`` gives White
 the rest of the set).  Every position that mates in 9 plies or more on a
 ``--board``-square board is solved again with the board lengthened at its
 far end, to each length of ``--boards``.  A walk driving the king two
@@ -50,15 +51,21 @@ def hand(pieces: tuple[str, ...]) -> str:
     return "".join((str(n) if n > 1 else "") + k for k, n in counts.items()) or "-"
 
 
-def positions(most_men: tuple[int, int], most_hand: tuple[int, int]) -> list[tuple[dict[int, str], str]]:
+def positions(most_men: tuple[int, int], most_hand: tuple[int, int],
+              white: tuple[int, int] = (0, 0)) -> list[tuple[dict[int, str], str]]:
     """Every family member: (men by square, hand), in a fixed order."""
     hands = [hand(h) for k in range(most_hand[0], most_hand[1] + 1)
              for h in itertools.combinations_with_replacement("PSNBL", k)]
     out = []
     for k in range(most_men[0], most_men[1] + 1):
-        for squares in itertools.combinations(range(2, 9), k):
-            for kinds in itertools.product(KINDS, repeat=k):
-                out.extend((dict(zip(squares, kinds)), h) for h in hands)
+        for w in range(white[0], white[1] + 1):
+            for squares in itertools.combinations(range(2, 9), k + w):
+                for kinds in itertools.product(KINDS, repeat=k + w):
+                    # Any w of the men are White's (lower case).
+                    for whites in itertools.combinations(range(k + w), w):
+                        men = {sq: (kind.lower() if i in whites else kind)
+                               for i, (sq, kind) in enumerate(zip(squares, kinds))}
+                        out.extend((men, h) for h in hands)
     return out
 
 
@@ -89,13 +96,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--men", default="1-2", help="Black men on the board, MIN-MAX (default 1-2)")
     ap.add_argument("--hand", default="0-2", help="Black pieces in hand, MIN-MAX (default 0-2)")
+    ap.add_argument("--white", default="0", help="White men besides the king, MIN-MAX (default 0)")
     ap.add_argument("--board", type=int, default=16, help="the short board's length (default 16)")
     ap.add_argument("--boards", default="24,32,48,64", help="the longer boards, comma-separated")
     ap.add_argument("--defender", default="none", help="White's hand: none (default) or rest")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     boards = tuple(int(x) for x in a.boards.split(","))
-    family = positions(span(a.men), span(a.hand))
+    family = positions(span(a.men), span(a.hand), span(a.white))
     started = time.time()
     jobs = [(men, held, a.board, boards, a.defender) for men, held in family]
     with ProcessPoolExecutor(a.workers) as pool:
