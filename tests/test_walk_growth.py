@@ -3,11 +3,22 @@ mates of a small Rutherford family (docs/performance.md, "The stretch")."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "walk_growth.py"
+
+
+def _script() -> ModuleType:
+    """The script as a module, for its functions."""
+    spec = importlib.util.spec_from_file_location("walk_growth", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_one_man_walks_add_one_ply_a_square():
@@ -25,12 +36,17 @@ def test_one_man_walks_add_one_ply_a_square():
 
 
 def test_a_walk_is_solved_on_every_board():
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import walk_growth
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    walk_growth = _script()
     # The Phoenix's walk: the king driven two squares a turn to the far end.
     lengths = walk_growth.grow(({7: "+N"}, "P", 16, (24, 32), "none"))
     assert lengths is not None and [b - a for a, b in zip(lengths, lengths[1:])] == [8, 8]
     assert walk_growth.board(12, {7: "+N"}) == "k5+N5"
+
+
+def test_white_men_stand_on_every_choice_of_squares():
+    walk_growth = _script()
+    family = walk_growth.positions((1, 1), (0, 0), (1, 1))
+    # Two of squares 2 to 8, ten kinds on each, either of the two White's.
+    assert len(family) == 21 * 10 * 10 * 2
+    assert ({2: "p", 3: "P"}, "-") in family and ({2: "P", 3: "+p"}, "-") in family
+    assert all(sum(m.islower() for m in men.values()) == 1 for men, _ in family)
