@@ -7,6 +7,7 @@ from tsume.collection import Record
 from tsume.compose import Candidate
 from tsume.compose.run import run_shard, settings_from
 from tsume.compose.stretch import runs, stretches
+from tsume.position import BLACK, Position
 from tsume.problem import Problem
 from tsume.variant import get_variant
 from tsume.verify import verify
@@ -84,5 +85,20 @@ def test_a_stretch_shard_repeats_with_its_seed():
 def test_a_stretch_shard_ends_when_no_parent_mates():
     dead = Record(id="dead", position="k29K b - 1", variant="ito")  # no check at all
     s = settings_from("ito", methods="stretch", seed=1, parents=[dead], shard_size=2)
+    assert run_shard(s, 0).candidates >= 20
+
+
+
+def test_a_stretch_shard_starts_afresh_from_few_men():
+    # Its only parent never mates, so whatever it finds comes from its fresh
+    # starts (a walk in four): drawn, with no material given, from the
+    # sparse profile (one to three of the attacker's men), and a stretch
+    # adds no man.
+    dead = Record(id="dead", position="k29K b - 1", variant="ito")
+    s = settings_from("ito", methods="stretch", seed=3, parents=[dead], shard_size=4)
     r = run_shard(s, 0)
-    assert r.candidates >= 20 and not r.accepted
+    assert r.parents, "no fresh start mated"
+    for _w, _length, fen, _rule, _nodes in r.parents:
+        board = Position(fen, "ito").board()
+        attackers = [p for p in board if p is not None and p.colour == BLACK and not p.royal]
+        assert 1 <= len(attackers) <= 3, fen

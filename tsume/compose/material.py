@@ -33,7 +33,7 @@ from ..tables import tables_for
 from ..variant import Variant, get_variant
 from .candidate import Candidate
 
-__all__ = ["Material", "parse_material", "default_profiles"]
+__all__ = ["Material", "parse_material", "default_profiles", "sparse_profile"]
 
 Range = tuple[int, int]
 
@@ -253,3 +253,8 @@ def default_profiles(variant: "Variant | str") -> list[Material]:
         Material(attacker=(1, 3), hand=(1, 3), defender=(0, 2), spread=10, king=0.5, length=sparse_board,
                  text="sparse"),
     ]
+
+
+def sparse_profile(variant: "Variant | str") -> Material:
+    """The sparse profile of :func:`default_profiles`: few men, a long way to run."""
+    return default_profiles(variant)[-1]

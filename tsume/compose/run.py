@@ -50,7 +50,7 @@ from .candidate import Candidate
 from .filters import STAGES, Criteria
 from .idea import Ideas, candidate_keys, problem_keys
 from .memo import considered, mated
-from .material import Material, parse_material
+from .material import Material, parse_material, sparse_profile
 from .climb import CLIMB_BUDGET, POOL_PER_MATERIAL, Rung, fen_material, mates_by_drop, next_beam
 from .sources import DEFAULT_METHODS, METHODS, mate_pictures, mutate, random_candidates, two_plies_back
 from .stretch import stretches
@@ -74,6 +74,9 @@ AVOIDED = "avoided"
 #: The stages of a stretched problem that mates longer and that a stretch
 #: goes on from (a clean mate not sound yet may become sound further on).
 STRETCHED = ("accepted", "length", "unsound", OFF_THEME, AVOIDED)
+#: The share of a stretching shard's walks that start from a fresh random
+#: candidate, not a parent.
+FRESH_STRETCH = 0.25
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
 
@@ -462,14 +465,22 @@ class _Shard:
         return (None, None) if r is None or r.length is None else (r.length, nodes)
 
     def _stretch(self) -> None:
-        source = random_candidates(self.rng, self.s.variant, self.material)
+        # Fresh starts: a stretch slides men, so few of them (the run's
+        # material, or else the sparse profile).
+        source = random_candidates(self.rng, self.s.variant, self.material or sparse_profile(self.s.variant))
         walks = 0
         while self.budget_left():
-            if not self.parents:
-                self.try_one(next(source))  # no parent yet: random ones until one mates
-                continue
-            walks += 1
-            length, current, nodes = self._indexed_parent() if walks == 1 else self._parent()
+            if not self.parents or (walks > 0 and self.rng.random() < FRESH_STRETCH):
+                # A random start until one mates; one in four walks starts
+                # there, as the reverse method's fresh pictures do.
+                t = self.try_one(next(source))
+                if t.length is None or t.stage not in STRETCHED:
+                    continue
+                walks += 1
+                length, current, nodes = t.length, t.candidate, t.nodes
+            else:
+                walks += 1
+                length, current, nodes = self._indexed_parent() if walks == 1 else self._parent()
             if length is None:
                 length, nodes = self._measured(current)
                 if length is None:
