@@ -91,7 +91,7 @@ def test_a_stretch_shard_ends_when_no_parent_mates():
 
 def test_a_stretch_shard_starts_afresh_from_few_men():
     # Its only parent never mates, so whatever it finds comes from its fresh
-    # starts (a walk in four): drawn, with no material given, from the
+    # starts (one start in four draws one): with no material given, from the
     # sparse profile (one to three of the attacker's men), and a stretch
     # adds no man.
     dead = Record(id="dead", position="k29K b - 1", variant="ito")

@@ -74,8 +74,8 @@ AVOIDED = "avoided"
 #: The stages of a stretched problem that mates longer and that a stretch
 #: goes on from (a clean mate not sound yet may become sound further on).
 STRETCHED = ("accepted", "length", "unsound", OFF_THEME, AVOIDED)
-#: The share of a stretching shard's walks that start from a fresh random
-#: candidate, not a parent.
+#: How often a stretching shard, about to start a walk, draws a fresh random
+#: candidate instead of a parent (a walk starts from it if it mates).
 FRESH_STRETCH = 0.25
 ABBREV = {"ito": "ito", "rutherford": "ruth"}
 
@@ -471,8 +471,9 @@ class _Shard:
         walks = 0
         while self.budget_left():
             if not self.parents or (walks > 0 and self.rng.random() < FRESH_STRETCH):
-                # A random start until one mates; one in four walks starts
-                # there, as the reverse method's fresh pictures do.
+                # A fresh random candidate (as the reverse method's fresh
+                # pictures): a walk starts from it if it mates; if not, the
+                # next turn of the loop draws again.
                 t = self.try_one(next(source))
                 if t.length is None or t.stage not in STRETCHED:
                     continue
