@@ -27,34 +27,32 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from tsume import Limits, Problem, TsumeError, solve
+from tsume import Limits, Position, Problem, TsumeError, solve
+from tsume.position import build_position
+from tsume.tables import tables_for
+from tsume.variant import get_variant
 
+RUTHERFORD = get_variant("rutherford")
 KINDS = [k for base in "PSNBL" for k in (base, "+" + base)]
 NODES = 300_000
 
 
-def board(n: int, men: dict[int, str]) -> str:
-    """The board part of a position string: White's king on 1, ``men`` (square: letter) on an ``n``-square board."""
-    out, empty = "", 0
-    for s in range(1, n + 1):
-        man = "k" if s == 1 else men.get(s)
-        if man is None:
-            empty += 1
-            continue
-        out += (str(empty) if empty else "") + man
-        empty = 0
-    return out + (str(empty) if empty else "")
-
-
-def hand(pieces: tuple[str, ...]) -> str:
-    counts = Counter(pieces)
-    return "".join((str(n) if n > 1 else "") + k for k, n in counts.items()) or "-"
+def position(men: dict[int, str], held: tuple[int, ...], n: int) -> Position:
+    """White's king on square 1 and ``men`` (square: symbol) on an ``n``-square
+    board, Black to move holding ``held`` (counts in the order of the
+    tables' kind letters); validated (PositionError if it is no legal position)."""
+    t = tables_for(RUTHERFORD, n)
+    pieces = [(1, t.piece("k"))] + [(s, t.piece(m)) for s, m in men.items()]
+    pos = build_position(RUTHERFORD, n, pieces, [list(held), [0] * len(held)])
+    pos.validate()
+    return pos
 
 
 def positions(most_men: tuple[int, int], most_hand: tuple[int, int],
-              white: tuple[int, int] = (0, 0)) -> list[tuple[dict[int, str], str]]:
-    """Every family member: (men by square, hand), in a fixed order."""
-    hands = [hand(h) for k in range(most_hand[0], most_hand[1] + 1)
+              white: tuple[int, int] = (0, 0)) -> list[tuple[dict[int, str], tuple[int, ...]]]:
+    """Every family member: (men by square, Black's hand counts), in a fixed order."""
+    letters = tables_for(RUTHERFORD, RUTHERFORD.min_length).kind_letters
+    hands = [tuple(h.count(k) for k in letters) for k in range(most_hand[0], most_hand[1] + 1)
              for h in itertools.combinations_with_replacement("PSNBL", k)]
     out = []
     for k in range(most_men[0], most_men[1] + 1):
@@ -69,16 +67,15 @@ def positions(most_men: tuple[int, int], most_hand: tuple[int, int],
     return out
 
 
-def length(men: dict[int, str], held: str, n: int, defender: str) -> int | None:
+def length(men: dict[int, str], held: tuple[int, ...], n: int, defender: str) -> int | None:
     try:
-        r = solve(Problem(f"{board(n, men)} b {held} 1", variant="rutherford", defender=defender),
-                  limits=Limits(nodes=NODES), variations=False)
+        r = solve(Problem(position(men, held, n), defender=defender), limits=Limits(nodes=NODES), variations=False)
     except TsumeError:
         return None  # not a legal problem (a man that can never move, a king in check)
     return r.length
 
 
-def grow(job: tuple[dict[int, str], str, int, tuple[int, ...], str]) -> list[int | None] | None:
+def grow(job: tuple[dict[int, str], tuple[int, ...], int, tuple[int, ...], str]) -> list[int | None] | None:
     """The mate lengths of one position on the short board and on each longer one (None: no mate found)."""
     men, held, n, boards, defender = job
     first = length(men, held, n, defender)
@@ -119,8 +116,8 @@ def main() -> None:
             rates["no mate" if r[i + 1] is None else f"{(r[i + 1] - r[i]) / (lengths[i + 1] - lengths[i]):.2f}"] += 1
         print(f"{lengths[i]} -> {lengths[i + 1]} squares, plies a square:",
               ", ".join(f"{k}: {v}" for k, v in sorted(rates.items())))
-    longest = sorted(((r[-1], board(a.board, job[0]) + " b " + job[1]) for job, r in grown if r[-1] is not None),
-                     reverse=True)[:5]
+    longest = sorted(((r[-1], position(job[0], job[1], a.board).fen(move_number=False))
+                      for job, r in grown if r[-1] is not None), reverse=True)[:5]
     print(f"longest on {lengths[-1]} squares:", "; ".join(f"{p} (on {a.board} squares): {n} plies" for n, p in longest)
           if longest else "none")
 

@@ -38,9 +38,10 @@ def test_one_man_walks_add_one_ply_a_square():
 def test_a_walk_is_solved_on_every_board():
     walk_growth = _script()
     # The Phoenix's walk: the king driven two squares a turn to the far end.
-    lengths = walk_growth.grow(({7: "+N"}, "P", 16, (24, 32), "none"))
+    pawn = (0, 1, 0, 0, 0, 0)  # a Pawn in hand (kind letters K P S N B L)
+    lengths = walk_growth.grow(({7: "+N"}, pawn, 16, (24, 32), "none"))
     assert lengths is not None and [b - a for a, b in zip(lengths, lengths[1:])] == [8, 8]
-    assert walk_growth.board(12, {7: "+N"}) == "k5+N5"
+    assert walk_growth.position({7: "+N"}, pawn, 12).fen() == "k5+N5 b P 1"
 
 
 def test_white_men_stand_on_every_choice_of_squares():
@@ -48,5 +49,6 @@ def test_white_men_stand_on_every_choice_of_squares():
     family = walk_growth.positions((1, 1), (0, 0), (1, 1))
     # Two of squares 2 to 8, ten kinds on each, either of the two White's.
     assert len(family) == 21 * 10 * 10 * 2
-    assert ({2: "p", 3: "P"}, "-") in family and ({2: "P", 3: "+p"}, "-") in family
+    empty = (0,) * 6
+    assert ({2: "p", 3: "P"}, empty) in family and ({2: "P", 3: "+p"}, empty) in family
     assert all(sum(m.islower() for m in men.values()) == 1 for men, _ in family)
