@@ -82,11 +82,13 @@ def test_a_stretch_shard_repeats_with_its_seed():
     assert first.candidates > 0 and first.accepted == run_shard(s, 0).accepted
 
 
-def test_a_stretch_shard_ends_when_no_parent_mates():
-    dead = Record(id="dead", position="k29K b - 1", variant="ito")  # no check at all
-    s = settings_from("ito", methods="stretch", seed=1, parents=[dead], shard_size=2)
-    assert run_shard(s, 0).candidates >= 20
+#: A parent that never mates: no check at all.
+DEAD = Record(id="dead", position="k29K b - 1", variant="ito")
 
+
+def test_a_stretch_shard_ends_when_no_parent_mates():
+    s = settings_from("ito", methods="stretch", seed=1, parents=[DEAD], shard_size=2)
+    assert run_shard(s, 0).candidates >= 20
 
 
 def test_a_stretch_shard_starts_afresh_from_few_men():
@@ -94,8 +96,7 @@ def test_a_stretch_shard_starts_afresh_from_few_men():
     # starts (one start in four draws one): with no material given, from the
     # sparse profile (one to three of the attacker's men), and a stretch
     # adds no man.
-    dead = Record(id="dead", position="k29K b - 1", variant="ito")
-    s = settings_from("ito", methods="stretch", seed=3, parents=[dead], shard_size=4)
+    s = settings_from("ito", methods="stretch", seed=3, parents=[DEAD], shard_size=4)
     r = run_shard(s, 0)
     assert r.parents, "no fresh start mated"
     for _w, _length, fen, _rule, _nodes in r.parents:

@@ -477,11 +477,10 @@ class _Shard:
                 t = self.try_one(next(source))
                 if t.length is None or t.stage not in STRETCHED:
                     continue
-                walks += 1
                 length, current, nodes = t.length, t.candidate, t.nodes
             else:
-                walks += 1
-                length, current, nodes = self._indexed_parent() if walks == 1 else self._parent()
+                length, current, nodes = self._indexed_parent() if walks == 0 else self._parent()
+            walks += 1
             if length is None:
                 length, nodes = self._measured(current)
                 if length is None:
